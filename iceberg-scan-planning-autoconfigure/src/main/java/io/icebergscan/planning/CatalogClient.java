@@ -1,0 +1,229 @@
+package io.icebergscan.planning;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.function.Function;
+
+import io.icebergscan.planning.CatalogErrors.Call;
+import io.icebergscan.planning.WireTypes.CatalogConfig;
+import io.icebergscan.planning.WireTypes.PlanningResult;
+import io.icebergscan.planning.WireTypes.ScanTasks;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * The catalog's HTTP surface used by planning: discovery, submit, poll, cancel and fetch.
+ *
+ * <p>Bodies are read as bytes on the network thread and parsed on the planner's executor, so
+ * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP
+ * errors through {@link CatalogErrors}, payloads through {@link ResponseParser}, and anything else
+ * (refused, reset, oversized) as a {@link ScanPlanningException}.
+ */
+final class CatalogClient {
+
+  static final String SUBMIT = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan";
+  static final String POLL = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
+  static final String CANCEL = "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
+  static final String FETCH_TASKS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks";
+
+  private static final String DEFAULT_NAMESPACE_SEPARATOR = "%1F";
+  private static final byte[] NO_BODY = new byte[0];
+
+  /** What discovery tells about the catalog; paths are built from it. */
+  record Catalog(@Nullable String prefix, String namespaceSeparator, @Nullable Set<String> endpoints) {
+
+    void require(String endpoint) {
+      if (!supports(endpoint)) {
+        throw new UnsupportedEndpointException(endpoint);
+      }
+    }
+
+    boolean supports(String endpoint) {
+      return this.endpoints != null && this.endpoints.contains(endpoint);
+    }
+  }
+
+  /** The resource paths of one table. */
+  record TablePaths(String plan, String tasks) {
+
+    String plan(String planId) {
+      return this.plan + "/" + encode(planId);
+    }
+  }
+
+  /** A successful answer and the delay the catalog asked for, if any. */
+  record Answer<T>(T value, @Nullable Duration retryAfter) {
+  }
+
+  private record Raw(int status, HttpHeaders headers, byte[] body) {
+  }
+
+  private final WebClient webClient;
+  private final String baseUri;
+  private final @Nullable String warehouse;
+  private final @Nullable String prefix;
+  private final ResponseParser parser;
+  private final Scheduler parseScheduler;
+  private final long maxResponseBytes;
+  private final Mono<Catalog> discovery;
+
+  CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
+      ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes) {
+    this.webClient = webClient;
+    this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
+    this.warehouse = warehouse;
+    this.prefix = prefix;
+    this.parser = parser;
+    this.parseScheduler = parseScheduler;
+    this.maxResponseBytes = maxResponseBytes;
+    // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
+    this.discovery = Mono.defer(this::discover).cache(catalog -> Duration.ofMillis(Long.MAX_VALUE),
+        failure -> Duration.ZERO, () -> Duration.ZERO);
+  }
+
+  String baseUri() {
+    return this.baseUri;
+  }
+
+  Mono<Catalog> catalog() {
+    return this.discovery;
+  }
+
+  private Mono<Catalog> discover() {
+    String uri = this.baseUri + "/v1/config"
+        + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
+    return exchange(HttpMethod.GET, uri, null, Call.CONFIG, null, raw -> {
+      CatalogConfig config = this.parser.config(raw.body);
+      String mergedPrefix = merged(config, "prefix", this.prefix);
+      String separator = merged(config, "namespace-separator", null);
+      return new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
+          separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, config.endpoints());
+    });
+  }
+
+  /** Defaults, then the client's setting, then overrides: the last one present wins. */
+  private static @Nullable String merged(CatalogConfig config, String key, @Nullable String clientValue) {
+    String value = config.overrides().get(key);
+    if (value == null) {
+      value = clientValue;
+    }
+    if (value == null) {
+      value = config.defaults().get(key);
+    }
+    return value;
+  }
+
+  TablePaths paths(Catalog catalog, TableIdentifier table) {
+    StringJoiner namespace = new StringJoiner(catalog.namespaceSeparator());
+    table.namespace().forEach(level -> namespace.add(encode(level)));
+    String tableUri = this.baseUri + "/v1/" + (catalog.prefix() != null ? catalog.prefix() + "/" : "")
+        + "namespaces/" + namespace + "/tables/" + encode(table.name());
+    return new TablePaths(tableUri + "/plan", tableUri + "/tasks");
+  }
+
+  Mono<Answer<PlanningResult>> submit(TablePaths paths, byte[] request, @Nullable String defaultResidual) {
+    return exchange(HttpMethod.POST, paths.plan(), request, Call.SUBMIT, null,
+        raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
+  }
+
+  Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
+    return exchange(HttpMethod.GET, paths.plan(planId), null, Call.POLL, null,
+        raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
+  }
+
+  Mono<Void> cancel(TablePaths paths, String planId) {
+    return exchange(HttpMethod.DELETE, paths.plan(planId), null, Call.CANCEL, null, raw -> Boolean.TRUE).then();
+  }
+
+  Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual) {
+    return exchange(HttpMethod.POST, paths.tasks(), request, Call.FETCH_TASKS, planTask,
+        raw -> this.parser.scanTasks(raw.body, planTask, defaultResidual));
+  }
+
+  private <T> Mono<T> exchange(HttpMethod method, String uri, byte @Nullable [] body, Call call,
+      @Nullable String planTask, Function<Raw, T> onSuccess) {
+    WebClient.RequestBodySpec spec = this.webClient.method(method)
+        .uri(URI.create(uri))
+        .accept(MediaType.APPLICATION_JSON);
+    if (body != null) {
+      spec.contentType(MediaType.APPLICATION_JSON)
+          .header("Idempotency-Key", UuidV7.next().toString())
+          .bodyValue(body);
+    }
+    return spec.exchangeToMono(response -> response.bodyToMono(byte[].class)
+            .defaultIfEmpty(NO_BODY)
+            .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)))
+        .publishOn(this.parseScheduler)
+        .map(raw -> {
+          if (raw.status >= 200 && raw.status < 300) {
+            return onSuccess.apply(raw);
+          }
+          throw CatalogErrors.map(call, raw.status, this.parser.error(raw.body), planTask);
+        })
+        .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
+            failure -> transportFailure(method, uri, planTask, failure));
+  }
+
+  private ScanPlanningException transportFailure(HttpMethod method, String uri, @Nullable String planTask,
+      Throwable failure) {
+    if (failure instanceof DataBufferLimitException
+        || failure.getCause() instanceof DataBufferLimitException) {
+      return new MalformedResponseException("the response to " + method + " " + uri + " is larger than the limit of "
+          + this.maxResponseBytes + " bytes", null, planTask);
+    }
+    return new TransportException(method + " " + uri + " failed: " + failure, planTask, failure);
+  }
+
+  /** Seconds or an HTTP-date (RFC 9110); anything else is ignored. */
+  static @Nullable Duration retryAfter(HttpHeaders headers) {
+    String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String trimmed = value.trim();
+    try {
+      long seconds = Long.parseLong(trimmed);
+      return seconds < 0 ? null : Duration.ofSeconds(seconds);
+    }
+    catch (NumberFormatException notSeconds) {
+      try {
+        Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(trimmed,
+            DateTimeFormatter.RFC_1123_DATE_TIME));
+        return until.isNegative() ? Duration.ZERO : until;
+      }
+      catch (DateTimeParseException notADate) {
+        return null;
+      }
+    }
+  }
+
+  /** RFC 3986 percent-encoding of one path segment or query value: only unreserved characters stay. */
+  static String encode(String value) {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder(bytes.length);
+    for (byte b : bytes) {
+      int c = b & 0xFF;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '.' || c == '_' || c == '~') {
+        out.append((char) c);
+      }
+      else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+            .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+      }
+    }
+    return out.toString();
+  }
+}

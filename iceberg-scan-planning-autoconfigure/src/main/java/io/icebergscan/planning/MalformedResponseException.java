@@ -1,0 +1,20 @@
+package io.icebergscan.planning;
+
+import org.jspecify.annotations.Nullable;
+
+/** A catalog response broke the protocol: the whole plan is rejected, never returned in part. */
+public class MalformedResponseException extends ScanPlanningException {
+
+  private final @Nullable String field;
+
+  public MalformedResponseException(String message, @Nullable String field, @Nullable String planTask) {
+    super(field != null ? "malformed response at '" + field + "': " + message : "malformed response: " + message,
+        planTask, null);
+    this.field = field;
+  }
+
+  /** The JSON path of the offending field, such as {@code file-scan-tasks[3].data-file.record-count}. */
+  public @Nullable String field() {
+    return this.field;
+  }
+}

@@ -1,0 +1,202 @@
+package io.icebergscan.planning;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.icebergscan.planning.CatalogClient.Catalog;
+import io.icebergscan.planning.CatalogClient.TablePaths;
+import io.icebergscan.planning.WireTypes.ErrorBody;
+import io.icebergscan.planning.WireTypes.PlanningResult;
+import io.icebergscan.planning.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
+
+/**
+ * One plan's life: discovery, submission, polling until the catalog completes it, the plan-task walk,
+ * the deadline, and the {@code DELETE} that tells the catalog a plan with an id was abandoned.
+ * One instance serves one subscription.
+ */
+final class PlanRun {
+
+  private final CatalogClient client;
+  private final RequestBodies bodies;
+  private final ConcurrencyLimiter limiter;
+  private final PlannerSettings settings;
+  private final TableIdentifier table;
+  private final int limit;
+  private final int window;
+  private final byte[] planRequest;
+  private final @Nullable String defaultResidual;
+  private final AtomicInteger requests = new AtomicInteger();
+
+  private volatile @Nullable Catalog catalog;
+  private volatile @Nullable TablePaths paths;
+  private volatile @Nullable String planId;
+  /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
+  private volatile boolean endedByCatalog;
+  private volatile List<StorageCredential> storageCredentials = List.of();
+  private volatile @Nullable PlanTaskWalk walk;
+
+  PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
+      TableIdentifier table, ScanRequest request, int window) {
+    this.client = client;
+    this.bodies = bodies;
+    this.limiter = limiter;
+    this.settings = settings;
+    this.table = table;
+    Integer requested = request.maxConcurrency();
+    if (requested != null && requested > settings.maxConcurrency()) {
+      throw new IllegalArgumentException("the request's maxConcurrency " + requested
+          + " exceeds the planner's maxConcurrency " + settings.maxConcurrency());
+    }
+    this.limit = requested != null ? requested : settings.maxConcurrency();
+    this.window = Math.max(window, this.limit);
+    this.defaultResidual = bodies.normalizedFilter(request);
+    this.planRequest = bodies.plan(request);
+  }
+
+  /** Each non-empty task list of the plan, in walk order. */
+  Flux<List<FileScanTask>> responses() {
+    Flux<List<FileScanTask>> planned = this.client.catalog()
+        .flatMap(this::submit)
+        .flatMapMany(this::walk);
+    return withDeadline(planned).doFinally(this::finish);
+  }
+
+  @Nullable String planId() {
+    return this.planId;
+  }
+
+  List<StorageCredential> storageCredentials() {
+    return this.storageCredentials;
+  }
+
+  int requestsMade() {
+    return this.requests.get();
+  }
+
+  int planTasksFetched() {
+    PlanTaskWalk current = this.walk;
+    return current == null ? 0 : current.fetchesStarted();
+  }
+
+  int walkDepth() {
+    PlanTaskWalk current = this.walk;
+    return current == null ? 0 : current.depth();
+  }
+
+  private Mono<ScanTasks> submit(Catalog catalog) {
+    catalog.require(CatalogClient.SUBMIT);
+    TablePaths tablePaths = this.client.paths(catalog, this.table);
+    this.catalog = catalog;
+    this.paths = tablePaths;
+    this.requests.incrementAndGet();
+    return this.client.submit(tablePaths, this.planRequest, this.defaultResidual).flatMap(answer -> {
+      this.planId = answer.value().planId();
+      return settle(answer.value(), answer.retryAfter(), 0);
+    });
+  }
+
+  /** Follows the plan's status until it is completed, polling while it is submitted. */
+  private Mono<ScanTasks> settle(PlanningResult result, @Nullable Duration retryAfter, int polls) {
+    switch (result.status()) {
+      case COMPLETED -> {
+        this.storageCredentials = result.storageCredentials();
+        return Mono.just(result.tasks());
+      }
+      case FAILED -> {
+        this.endedByCatalog = true;
+        ErrorBody error = result.error();
+        String message = error != null && error.message() != null ? error.message() : "no reason given";
+        return Mono.error(new PlanFailedException("the catalog failed to plan " + this.table + ": " + message,
+            error != null ? error.type() : null));
+      }
+      case CANCELLED -> {
+        this.endedByCatalog = true;
+        return Mono.error(new PlanCancelledException("the catalog cancelled plan " + this.planId + " of " + this.table));
+      }
+      default -> {
+        String id = this.planId;
+        this.catalog.require(CatalogClient.POLL);
+        return Mono.delay(this.settings.pollDelay(polls, retryAfter))
+            .then(Mono.defer(() -> {
+              this.requests.incrementAndGet();
+              return this.client.poll(this.paths, id, this.defaultResidual);
+            }))
+            .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
+      }
+    }
+  }
+
+  private Flux<List<FileScanTask>> walk(ScanTasks root) {
+    if (!root.planTasks().isEmpty()) {
+      this.catalog.require(CatalogClient.FETCH_TASKS);
+    }
+    return Flux.create(sink -> {
+      PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, this::fetch, new PlanTaskWalk.Listener() {
+        @Override
+        public void onTasks(List<FileScanTask> tasks) {
+          sink.next(tasks);
+        }
+
+        @Override
+        public void onComplete() {
+          sink.complete();
+        }
+
+        @Override
+        public void onError(ScanPlanningException failure) {
+          sink.error(failure);
+        }
+      }, this.limiter, this.limit, this.window);
+      this.walk = planTaskWalk;
+      sink.onCancel(planTaskWalk::cancel);
+      sink.onRequest(planTaskWalk::request);
+      planTaskWalk.start();
+    });
+  }
+
+  private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
+    this.requests.incrementAndGet();
+    Disposable fetch = this.client
+        .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual)
+        .subscribe(callback::succeeded, failure -> callback.failed(failure instanceof ScanPlanningException planning
+            ? planning
+            : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure)));
+    return fetch::dispose;
+  }
+
+  /** The plan timeout bounds the whole plan: submission, polling and walk. */
+  private Flux<List<FileScanTask>> withDeadline(Flux<List<FileScanTask>> planned) {
+    AtomicBoolean expired = new AtomicBoolean();
+    Duration timeout = this.settings.planTimeout();
+    return planned
+        .takeUntilOther(Mono.delay(timeout).doOnNext(tick -> expired.set(true)))
+        .concatWith(Mono.defer(() -> expired.get()
+            ? Mono.error(new PlanTimeoutException("planning " + this.table + " did not finish within " + timeout))
+            : Mono.empty()));
+  }
+
+  /** Error, timeout or the caller going away: a plan the catalog still holds gets one best-effort DELETE. */
+  private void finish(SignalType signal) {
+    if (signal == SignalType.ON_COMPLETE) {
+      return;
+    }
+    String id = this.planId;
+    Catalog known = this.catalog;
+    if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)) {
+      return;
+    }
+    this.client.cancel(this.paths, id)
+        .timeout(this.settings.cancelTimeout())
+        .onErrorResume(ignored -> Mono.empty())
+        .subscribe();
+  }
+}

@@ -1,0 +1,85 @@
+package io.icebergscan.planning;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The JSON the planner sends: {@code PlanTableScanRequest} and {@code FetchScanTasksRequest}. */
+final class RequestBodies {
+
+  private final JsonMapper mapper;
+
+  RequestBodies(JsonMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  /**
+   * The request filter as compact JSON, which is also the residual of tasks the catalog sent none for.
+   *
+   * @throws IllegalArgumentException when the filter is not JSON, before any request is made
+   */
+  @Nullable String normalizedFilter(ScanRequest request) {
+    return request.filter() == null ? null : filterNode(request.filter()).toString();
+  }
+
+  private JsonNode filterNode(String filter) {
+    try {
+      JsonNode node = this.mapper.readTree(filter);
+      if (node == null || node.isMissingNode() || !(node.isObject() || node.isBoolean())) {
+        throw new IllegalArgumentException("filter must be an Iceberg expression (a JSON object, true or false): "
+            + filter);
+      }
+      return node;
+    }
+    catch (JacksonException notJson) {
+      throw new IllegalArgumentException("filter is not valid JSON: " + notJson.getOriginalMessage(), notJson);
+    }
+  }
+
+  /** Null fields are left out: Apache Iceberg's server rejects {@code "filter": null}. */
+  byte[] plan(ScanRequest request) {
+    ObjectNode body = this.mapper.createObjectNode();
+    if (request.snapshotId() != null) {
+      body.put("snapshot-id", request.snapshotId());
+    }
+    putStrings(body, "select", request.select());
+    if (request.filter() != null) {
+      body.set("filter", filterNode(request.filter()));
+    }
+    if (request.caseSensitive() != null) {
+      body.put("case-sensitive", request.caseSensitive());
+    }
+    if (request.useSnapshotSchema() != null) {
+      body.put("use-snapshot-schema", request.useSnapshotSchema());
+    }
+    if (request.startSnapshotId() != null) {
+      body.put("start-snapshot-id", request.startSnapshotId());
+    }
+    if (request.endSnapshotId() != null) {
+      body.put("end-snapshot-id", request.endSnapshotId());
+    }
+    putStrings(body, "stats-fields", request.statsFields());
+    if (request.minRowsRequested() != null) {
+      body.put("min-rows-requested", request.minRowsRequested());
+    }
+    return this.mapper.writeValueAsBytes(body);
+  }
+
+  byte[] tasks(String planTask) {
+    ObjectNode body = this.mapper.createObjectNode();
+    body.put("plan-task", planTask);
+    return this.mapper.writeValueAsBytes(body);
+  }
+
+  private static void putStrings(ObjectNode body, String field, @Nullable List<String> values) {
+    if (values != null) {
+      ArrayNode array = body.putArray(field);
+      values.forEach(array::add);
+    }
+  }
+}

@@ -1,0 +1,751 @@
+package io.icebergscan.planning;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import io.icebergscan.planning.WireTypes.CatalogConfig;
+import io.icebergscan.planning.WireTypes.ErrorBody;
+import io.icebergscan.planning.WireTypes.PlanStatus;
+import io.icebergscan.planning.WireTypes.PlanningResult;
+import io.icebergscan.planning.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.DataFile;
+import io.icebergscan.planning.model.DeleteFile;
+import io.icebergscan.planning.model.FileContent;
+import io.icebergscan.planning.model.FileFormat;
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * Turns catalog response bodies into validated {@link WireTypes} values. A body is either accepted whole or
+ * rejected with a {@link MalformedResponseException} naming the JSON path of the first offending field: no
+ * other exception type leaves this class, so callers can treat every protocol violation alike.
+ *
+ * <p>Traversal follows the fixed shape of the spec (never the depth of the document), so a deeply nested body
+ * can only exhaust Jackson's own nesting limit, which is reported as malformed too.
+ */
+final class ResponseParser {
+
+  private static final int MAX_DETAIL_CHARS = 200;
+
+  /** Stands in for an absent list; never modified. */
+  private static final JsonNode EMPTY_ARRAY = JsonNodeFactory.instance.arrayNode();
+
+  private final ObjectReader reader;
+
+  private final ObjectWriter compactWriter;
+
+  ResponseParser(JsonMapper mapper) {
+    // Trailing tokens: explicit, so a shared mapper configured otherwise cannot make "{...} garbage" acceptable.
+    // Big decimals: a residual's literal must reach the reader exactly as the catalog wrote it (a double would
+    // turn 123456789012345678.91 into another number, and 1e400 into the string "Infinity").
+    this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    // Residuals travel as text; an application mapper with pretty printing must not change their form.
+    this.compactWriter = mapper.writer().without(SerializationFeature.INDENT_OUTPUT);
+  }
+
+  /** A {@code FetchScanTasksResult}, the answer of {@code POST …/tasks} for {@code planTask}. */
+  ScanTasks scanTasks(byte[] body, String planTask, @Nullable String defaultResidual) {
+    Call call = new Call(planTask, defaultResidual);
+    return call.guarded(() -> call.scanTasks(call.root(body)));
+  }
+
+  /**
+   * A {@code PlanTableScanResult} ({@code fromSubmit}, the answer of {@code POST …/plan}) or a
+   * {@code FetchPlanningResult} (the answer of {@code GET …/plan/{id}}).
+   */
+  PlanningResult planResult(byte[] body, boolean fromSubmit, @Nullable String defaultResidual) {
+    Call call = new Call(null, defaultResidual);
+    return call.guarded(() -> call.planResult(call.root(body), fromSubmit));
+  }
+
+  /** The answer of {@code GET /v1/config}. */
+  CatalogConfig config(byte[] body) {
+    Call call = new Call(null, null);
+    return call.guarded(() -> call.config(call.root(body)));
+  }
+
+  /**
+   * The {@code error} object of an error response, or {@code null} when the body does not have that shape
+   * (empty, not JSON, an HTML error page). Never throws: an error body only adds detail to a failure the
+   * caller already knows about from the status code.
+   */
+  @Nullable ErrorBody error(byte[] body) {
+    if (body == null || body.length == 0) {
+      return null;
+    }
+    try {
+      JsonNode root = this.reader.readTree(body);
+      return root != null && root.isObject() ? lenientError(root.get("error")) : null;
+    }
+    catch (RuntimeException ex) {
+      return null;
+    }
+  }
+
+  private static @Nullable ErrorBody lenientError(@Nullable JsonNode error) {
+    if (error == null || !error.isObject()) {
+      return null;
+    }
+    return new ErrorBody(lenientString(error.get("message")), lenientString(error.get("type")),
+        lenientCode(error.get("code")));
+  }
+
+  private static @Nullable String lenientString(@Nullable JsonNode node) {
+    return node != null && node.isString() ? node.stringValue() : null;
+  }
+
+  private static @Nullable Integer lenientCode(@Nullable JsonNode node) {
+    if (node == null) {
+      return null;
+    }
+    if (node.isIntegralNumber() && node.canConvertToInt()) {
+      return node.intValue();
+    }
+    if (node.isString()) {
+      try {
+        return Integer.valueOf(node.stringValue().trim());
+      }
+      catch (NumberFormatException ex) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private static String at(String parent, String name) {
+    return parent.isEmpty() ? name : parent + "." + name;
+  }
+
+  private static String at(String parent, int index) {
+    return parent + "[" + index + "]";
+  }
+
+  private static String brief(@Nullable String text) {
+    if (text == null) {
+      return "";
+    }
+    return text.length() <= MAX_DETAIL_CHARS ? text : text.substring(0, MAX_DETAIL_CHARS) + "…";
+  }
+
+  /** The fields every content file has, before they are split into a data or a delete file. */
+  private record Common(FileContent content, String filePath, FileFormat fileFormat, int specId,
+      List<@Nullable Object> partition, long fileSizeInBytes, long recordCount, @Nullable String keyMetadata,
+      List<Long> splitOffsets, @Nullable Integer sortOrderId) {
+  }
+
+  /** The state of one parse: the handle to name in every rejection and the residual to fall back to. */
+  private final class Call {
+
+    private final @Nullable String planTask;
+
+    private final @Nullable String defaultResidual;
+
+    Call(@Nullable String planTask, @Nullable String defaultResidual) {
+      this.planTask = planTask;
+      this.defaultResidual = defaultResidual;
+    }
+
+    <T> T guarded(Supplier<T> parse) {
+      try {
+        return parse.get();
+      }
+      catch (MalformedResponseException ex) {
+        throw ex;
+      }
+      catch (RuntimeException ex) {
+        // Every check above should have fired first; this keeps the single-exception contract if one did not.
+        throw fail("unexpected content (" + ex.getClass().getSimpleName() + ": " + brief(ex.getMessage()) + ")",
+            null);
+      }
+    }
+
+    MalformedResponseException fail(String message, @Nullable String field) {
+      return new MalformedResponseException(message, field, this.planTask);
+    }
+
+    JsonNode root(byte @Nullable [] body) {
+      if (body == null || body.length == 0) {
+        throw fail("empty body", null);
+      }
+      JsonNode root;
+      try {
+        root = ResponseParser.this.reader.readTree(body);
+      }
+      catch (JacksonException ex) {
+        throw fail("body is not valid JSON or exceeds the parser's limits: " + brief(ex.getOriginalMessage()), null);
+      }
+      if (root == null || root.isMissingNode()) {
+        throw fail("empty body", null);
+      }
+      if (!root.isObject()) {
+        throw fail("expected a JSON object but got " + kind(root), null);
+      }
+      return root;
+    }
+
+    // ---- plan results -------------------------------------------------------------------------------
+
+    PlanningResult planResult(JsonNode root, boolean fromSubmit) {
+      PlanStatus status = status(root);
+      String planId = planId(root);
+      if (status == PlanStatus.CANCELLED && fromSubmit) {
+        throw fail("status 'cancelled' is not a valid answer to a plan submission", "status");
+      }
+      if (status == PlanStatus.SUBMITTED && planId == null) {
+        throw fail("a submitted plan needs a plan-id to poll", "plan-id");
+      }
+      if (status != PlanStatus.COMPLETED) {
+        for (String name : List.of("plan-tasks", "file-scan-tasks", "delete-files")) {
+          if (root.has(name)) {
+            throw fail("task field on a plan with status '" + status.name().toLowerCase(Locale.ROOT) + "'", name);
+          }
+        }
+      }
+      return switch (status) {
+        case COMPLETED -> new PlanningResult(status, planId, scanTasks(root), null, storageCredentials(root));
+        case FAILED -> new PlanningResult(status, planId, ScanTasks.EMPTY, lenientError(root.get("error")), List.of());
+        case SUBMITTED, CANCELLED -> new PlanningResult(status, planId, ScanTasks.EMPTY, null, List.of());
+      };
+    }
+
+    private PlanStatus status(JsonNode root) {
+      JsonNode node = root.get("status");
+      if (node == null || node.isNull()) {
+        throw fail("missing plan status", "status");
+      }
+      if (!node.isString()) {
+        throw fail("expected a string but got " + kind(node), "status");
+      }
+      return switch (node.stringValue().toLowerCase(Locale.ROOT)) {
+        case "completed" -> PlanStatus.COMPLETED;
+        case "submitted" -> PlanStatus.SUBMITTED;
+        case "cancelled" -> PlanStatus.CANCELLED;
+        case "failed" -> PlanStatus.FAILED;
+        default -> throw fail("unknown plan status '" + brief(node.stringValue()) + "'", "status");
+      };
+    }
+
+    private @Nullable String planId(JsonNode root) {
+      JsonNode node = optional(root, "plan-id");
+      return node == null ? null : nonEmptyString(node, "plan-id");
+    }
+
+    private List<StorageCredential> storageCredentials(JsonNode root) {
+      JsonNode node = optional(root, "storage-credentials");
+      if (node == null) {
+        return List.of();
+      }
+      JsonNode array = array(node, "storage-credentials");
+      List<StorageCredential> credentials = new ArrayList<>(array.size());
+      for (int i = 0; i < array.size(); i++) {
+        String path = at("storage-credentials", i);
+        JsonNode credential = object(array.get(i), path);
+        String prefix = string(required(credential, path, "prefix"), at(path, "prefix"));
+        String configPath = at(path, "config");
+        JsonNode config = object(required(credential, path, "config"), configPath);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : config.properties()) {
+          JsonNode value = entry.getValue();
+          if (!value.isString()) {
+            throw fail("expected a string but got " + kind(value), at(configPath, entry.getKey()));
+          }
+          values.put(entry.getKey(), value.stringValue());
+        }
+        credentials.add(new StorageCredential(prefix, values));
+      }
+      return credentials;
+    }
+
+    // ---- config -------------------------------------------------------------------------------------
+
+    CatalogConfig config(JsonNode root) {
+      return new CatalogConfig(properties(root, "defaults"), properties(root, "overrides"), endpoints(root));
+    }
+
+    private Map<String, String> properties(JsonNode root, String name) {
+      JsonNode node = root.get(name);
+      if (node == null) {
+        return Map.of();
+      }
+      JsonNode object = object(node, name);
+      Map<String, String> values = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> entry : object.properties()) {
+        JsonNode value = entry.getValue();
+        if (value.isNull()) {
+          continue;
+        }
+        if (!value.isString() && !value.isNumber() && !value.isBoolean()) {
+          throw fail("expected a string value but got " + kind(value), at(name, entry.getKey()));
+        }
+        // Some catalogs send numbers and booleans bare; their text is what a string-typed client would see.
+        values.put(entry.getKey(), value.asString());
+      }
+      return values;
+    }
+
+    private @Nullable Set<String> endpoints(JsonNode root) {
+      JsonNode node = optional(root, "endpoints");
+      if (node == null) {
+        return null;
+      }
+      JsonNode array = array(node, "endpoints");
+      Set<String> endpoints = new LinkedHashSet<>();
+      for (JsonNode entry : array) {
+        if (!entry.isString()) {
+          continue;
+        }
+        String normalised = entry.stringValue().trim().replaceAll("\\s+", " ");
+        if (normalised.isEmpty()) {
+          continue;
+        }
+        int space = normalised.indexOf(' ');
+        endpoints.add(space < 0
+            ? normalised.toUpperCase(Locale.ROOT)
+            : normalised.substring(0, space).toUpperCase(Locale.ROOT) + normalised.substring(space));
+      }
+      return endpoints;
+    }
+
+    // ---- scan tasks ---------------------------------------------------------------------------------
+
+    ScanTasks scanTasks(JsonNode root) {
+      JsonNode planTasks = taskList(root, "plan-tasks");
+      JsonNode fileScanTasks = taskList(root, "file-scan-tasks");
+      JsonNode deleteFiles = taskList(root, "delete-files");
+      if (!deleteFiles.isEmpty() && fileScanTasks.isEmpty()) {
+        throw fail("delete files without file scan tasks", "delete-files");
+      }
+      List<DeleteFile> deletes = new ArrayList<>(deleteFiles.size());
+      for (int i = 0; i < deleteFiles.size(); i++) {
+        deletes.add(deleteFile(deleteFiles.get(i), at("delete-files", i)));
+      }
+      List<FileScanTask> tasks = new ArrayList<>(fileScanTasks.size());
+      for (int i = 0; i < fileScanTasks.size(); i++) {
+        tasks.add(fileScanTask(fileScanTasks.get(i), at("file-scan-tasks", i), deletes));
+      }
+      List<String> handles = new ArrayList<>(planTasks.size());
+      for (int i = 0; i < planTasks.size(); i++) {
+        handles.add(nonEmptyString(planTasks.get(i), at("plan-tasks", i)));
+      }
+      return new ScanTasks(tasks, handles);
+    }
+
+    /** A task list: absent means none, but an explicit null is a broken server, not an empty answer. */
+    private JsonNode taskList(JsonNode root, String name) {
+      JsonNode node = root.get(name);
+      if (node == null) {
+        return EMPTY_ARRAY;
+      }
+      if (node.isNull()) {
+        throw fail("explicit null for a task list", name);
+      }
+      return array(node, name);
+    }
+
+    private FileScanTask fileScanTask(JsonNode node, String path, List<DeleteFile> deletes) {
+      JsonNode task = object(node, path);
+      JsonNode dataNode = task.get("data-file");
+      String dataPath = at(path, "data-file");
+      if (dataNode == null || !dataNode.isObject()) {
+        throw fail("task without a data file", dataPath);
+      }
+      DataFile dataFile = dataFile(dataNode, dataPath);
+      List<DeleteFile> applied = deleteReferences(task, at(path, "delete-file-references"), deletes);
+      return new FileScanTask(dataFile, applied, residual(task, at(path, "residual-filter")));
+    }
+
+    /** References index this payload's own delete-files: resolving them anywhere else misattributes deletes. */
+    private List<DeleteFile> deleteReferences(JsonNode task, String path, List<DeleteFile> deletes) {
+      JsonNode node = optional(task, "delete-file-references");
+      if (node == null) {
+        return List.of();
+      }
+      JsonNode array = array(node, path);
+      List<DeleteFile> applied = new ArrayList<>(array.size());
+      Set<Integer> seen = new HashSet<>();
+      for (int i = 0; i < array.size(); i++) {
+        String refPath = at(path, i);
+        int index = intValue(array.get(i), refPath);
+        if (index < 0 || index >= deletes.size()) {
+          throw fail("delete file reference " + index + " is out of range: this response has " + deletes.size()
+              + " delete files", refPath);
+        }
+        if (!seen.add(index)) {
+          throw fail("delete file reference " + index + " appears twice in one task", refPath);
+        }
+        applied.add(deletes.get(index));
+      }
+      return applied;
+    }
+
+    private @Nullable String residual(JsonNode task, String path) {
+      JsonNode node = optional(task, "residual-filter");
+      if (node == null) {
+        return this.defaultResidual;
+      }
+      try {
+        return ResponseParser.this.compactWriter.writeValueAsString(node);
+      }
+      catch (JacksonException ex) {
+        throw fail("residual filter cannot be serialised: " + brief(ex.getOriginalMessage()), path);
+      }
+    }
+
+    // ---- content files ------------------------------------------------------------------------------
+
+    private DataFile dataFile(JsonNode file, String path) {
+      Common common = common(file, path);
+      if (common.content() != FileContent.DATA) {
+        throw fail("a data file must have content 'data', not '" + common.content().name() + "'",
+            at(path, "content"));
+      }
+      Long firstRowId = optionalNonNegativeLong(file, path, "first-row-id");
+      Map<Integer, Long> columnSizes = countMap(file, path, "column-sizes");
+      Map<Integer, Long> valueCounts = countMap(file, path, "value-counts");
+      Map<Integer, Long> nullValueCounts = countMap(file, path, "null-value-counts");
+      Map<Integer, Long> nanValueCounts = countMap(file, path, "nan-value-counts");
+      Map<Integer, Object> lowerBounds = valueMap(file, path, "lower-bounds");
+      Map<Integer, Object> upperBounds = valueMap(file, path, "upper-bounds");
+      try {
+        return new DataFile(common.filePath(), common.fileFormat(), common.specId(), common.partition(),
+            common.fileSizeInBytes(), common.recordCount(), common.keyMetadata(), common.splitOffsets(),
+            common.sortOrderId(), firstRowId, columnSizes, valueCounts, nullValueCounts, nanValueCounts,
+            lowerBounds, upperBounds);
+      }
+      catch (IllegalArgumentException | NullPointerException ex) {
+        throw fail("invalid data file: " + brief(ex.getMessage()), path);
+      }
+    }
+
+    private DeleteFile deleteFile(JsonNode node, String path) {
+      JsonNode file = object(node, path);
+      Common common = common(file, path);
+      if (common.content() == FileContent.DATA) {
+        throw fail("a delete file cannot have content 'data'", at(path, "content"));
+      }
+      List<Integer> equalityIds = List.of();
+      if (common.content() == FileContent.EQUALITY_DELETES) {
+        String idsPath = at(path, "equality-ids");
+        JsonNode ids = optional(file, "equality-ids");
+        if (ids == null) {
+          throw fail("an equality delete file needs equality-ids", idsPath);
+        }
+        equalityIds = intList(ids, idsPath);
+        if (equalityIds.isEmpty()) {
+          throw fail("an equality delete file needs at least one equality id", idsPath);
+        }
+      }
+      JsonNode referenced = optional(file, "referenced-data-file");
+      String referencedDataFile = referenced == null ? null : string(referenced, at(path, "referenced-data-file"));
+      Long contentOffset = optionalNonNegativeLong(file, path, "content-offset");
+      Long contentSize = optionalNonNegativeLong(file, path, "content-size-in-bytes");
+      if (contentOffset != null && contentSize == null) {
+        throw fail("content-size-in-bytes is required with content-offset", at(path, "content-size-in-bytes"));
+      }
+      try {
+        return new DeleteFile(common.content(), common.filePath(), common.fileFormat(), common.specId(),
+            common.partition(), common.fileSizeInBytes(), common.recordCount(), common.keyMetadata(),
+            common.splitOffsets(), common.sortOrderId(), equalityIds, referencedDataFile, contentOffset,
+            contentSize);
+      }
+      catch (IllegalArgumentException | NullPointerException ex) {
+        throw fail("invalid delete file: " + brief(ex.getMessage()), path);
+      }
+    }
+
+    private Common common(JsonNode file, String path) {
+      FileContent content = content(required(file, path, "content"), at(path, "content"));
+      int specId = intValue(required(file, path, "spec-id"), at(path, "spec-id"));
+      List<@Nullable Object> partition = partition(required(file, path, "partition"), at(path, "partition"));
+      String filePath = nonEmptyString(required(file, path, "file-path"), at(path, "file-path"));
+      FileFormat format = fileFormat(required(file, path, "file-format"), at(path, "file-format"));
+      long size = nonNegativeLong(required(file, path, "file-size-in-bytes"), at(path, "file-size-in-bytes"));
+      long records = nonNegativeLong(required(file, path, "record-count"), at(path, "record-count"));
+      JsonNode keyNode = optional(file, "key-metadata");
+      String keyMetadata = keyNode == null ? null : hex(keyNode, at(path, "key-metadata"));
+      JsonNode splitsNode = optional(file, "split-offsets");
+      List<Long> splitOffsets = splitsNode == null ? List.of() : nonNegativeLongList(splitsNode, at(path, "split-offsets"));
+      JsonNode sortNode = optional(file, "sort-order-id");
+      Integer sortOrderId = sortNode == null ? null : intValue(sortNode, at(path, "sort-order-id"));
+      return new Common(content, filePath, format, specId, partition, size, records, keyMetadata, splitOffsets,
+          sortOrderId);
+    }
+
+    /** Kebab case is the spec's; older writers send the enum names, so case and separator are ignored. */
+    private FileContent content(JsonNode node, String path) {
+      String text = string(node, path);
+      String name = text.toUpperCase(Locale.ROOT).replace('-', '_');
+      for (FileContent content : FileContent.values()) {
+        if (content.name().equals(name)) {
+          return content;
+        }
+      }
+      throw fail("unknown content '" + brief(text) + "'", path);
+    }
+
+    private FileFormat fileFormat(JsonNode node, String path) {
+      String text = string(node, path);
+      for (FileFormat format : FileFormat.values()) {
+        if (format.name().equalsIgnoreCase(text)) {
+          return format;
+        }
+      }
+      throw fail("unknown file format '" + brief(text) + "'", path);
+    }
+
+    private List<@Nullable Object> partition(JsonNode node, String path) {
+      JsonNode array = array(node, path);
+      List<@Nullable Object> values = new ArrayList<>(array.size());
+      for (int i = 0; i < array.size(); i++) {
+        values.add(primitive(array.get(i), at(path, i), true));
+      }
+      return values;
+    }
+
+    private String hex(JsonNode node, String path) {
+      String text = string(node, path);
+      if (text.length() % 2 != 0) {
+        throw fail("hexadecimal binary value has an odd number of digits", path);
+      }
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
+          throw fail("not a hexadecimal binary value", path);
+        }
+      }
+      return text.toUpperCase(Locale.ROOT);
+    }
+
+    private Map<Integer, Long> countMap(JsonNode file, String parent, String name) {
+      JsonNode node = optional(file, name);
+      if (node == null) {
+        return Map.of();
+      }
+      String path = at(parent, name);
+      JsonNode map = object(node, path);
+      List<Integer> keys = mapKeys(map, path);
+      JsonNode values = mapValues(map, path, keys.size());
+      Map<Integer, Long> result = new LinkedHashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        result.put(keys.get(i), nonNegativeLong(values.get(i), at(at(path, "values"), i)));
+      }
+      return result;
+    }
+
+    private Map<Integer, Object> valueMap(JsonNode file, String parent, String name) {
+      JsonNode node = optional(file, name);
+      if (node == null) {
+        return Map.of();
+      }
+      String path = at(parent, name);
+      JsonNode map = object(node, path);
+      List<Integer> keys = mapKeys(map, path);
+      JsonNode values = mapValues(map, path, keys.size());
+      Map<Integer, Object> result = new LinkedHashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        Object value = primitive(values.get(i), at(at(path, "values"), i), false);
+        // primitive(..., false) never answers null; the check keeps the map's non-null contract visible.
+        if (value == null) {
+          throw fail("null value", at(at(path, "values"), i));
+        }
+        result.put(keys.get(i), value);
+      }
+      return result;
+    }
+
+    private List<Integer> mapKeys(JsonNode map, String path) {
+      String keysPath = at(path, "keys");
+      JsonNode node = optional(map, "keys");
+      if (node == null) {
+        return List.of();
+      }
+      JsonNode array = array(node, keysPath);
+      List<Integer> keys = new ArrayList<>(array.size());
+      Set<Integer> seen = new HashSet<>();
+      for (int i = 0; i < array.size(); i++) {
+        int key = intValue(array.get(i), at(keysPath, i));
+        if (!seen.add(key)) {
+          throw fail("duplicate key " + key, at(keysPath, i));
+        }
+        keys.add(key);
+      }
+      return keys;
+    }
+
+    private JsonNode mapValues(JsonNode map, String path, int keyCount) {
+      JsonNode node = optional(map, "values");
+      JsonNode values = node == null ? EMPTY_ARRAY : array(node, at(path, "values"));
+      if (values.size() != keyCount) {
+        throw fail(keyCount + " keys but " + values.size() + " values", path);
+      }
+      return values;
+    }
+
+    // ---- scalars ------------------------------------------------------------------------------------
+
+    /** A present, non-null member; optional members sent as JSON null mean the same as absent. */
+    private @Nullable JsonNode optional(JsonNode object, String name) {
+      JsonNode node = object.get(name);
+      return node == null || node.isNull() ? null : node;
+    }
+
+    private JsonNode required(JsonNode object, String parent, String name) {
+      JsonNode node = object.get(name);
+      if (node == null || node.isNull()) {
+        throw fail("missing required field", at(parent, name));
+      }
+      return node;
+    }
+
+    private JsonNode object(@Nullable JsonNode node, String path) {
+      if (node == null || !node.isObject()) {
+        throw fail("expected an object but got " + kind(node), path);
+      }
+      return node;
+    }
+
+    private JsonNode array(@Nullable JsonNode node, String path) {
+      if (node == null || !node.isArray()) {
+        throw fail("expected an array but got " + kind(node), path);
+      }
+      return node;
+    }
+
+    private String string(@Nullable JsonNode node, String path) {
+      if (node == null || !node.isString()) {
+        throw fail("expected a string but got " + kind(node), path);
+      }
+      return node.stringValue();
+    }
+
+    private String nonEmptyString(@Nullable JsonNode node, String path) {
+      String text = string(node, path);
+      if (text.isEmpty()) {
+        throw fail("empty string", path);
+      }
+      return text;
+    }
+
+    /** Integral JSON numbers only: "12", 12.0 and 1e1 are rejected rather than coerced. */
+    private int intValue(@Nullable JsonNode node, String path) {
+      if (node == null || !node.isIntegralNumber()) {
+        throw fail("expected an integer but got " + kind(node), path);
+      }
+      if (!node.canConvertToInt()) {
+        throw fail("integer " + brief(node.asString()) + " does not fit in 32 bits", path);
+      }
+      return node.intValue();
+    }
+
+    private long longValue(@Nullable JsonNode node, String path) {
+      if (node == null || !node.isIntegralNumber()) {
+        throw fail("expected an integer but got " + kind(node), path);
+      }
+      if (!node.canConvertToLong()) {
+        throw fail("integer " + brief(node.asString()) + " does not fit in 64 bits", path);
+      }
+      return node.longValue();
+    }
+
+    private long nonNegativeLong(@Nullable JsonNode node, String path) {
+      long value = longValue(node, path);
+      if (value < 0) {
+        throw fail("must not be negative: " + value, path);
+      }
+      return value;
+    }
+
+    private @Nullable Long optionalNonNegativeLong(JsonNode object, String parent, String name) {
+      JsonNode node = optional(object, name);
+      return node == null ? null : nonNegativeLong(node, at(parent, name));
+    }
+
+    private List<Integer> intList(JsonNode node, String path) {
+      JsonNode array = array(node, path);
+      List<Integer> values = new ArrayList<>(array.size());
+      for (int i = 0; i < array.size(); i++) {
+        values.add(intValue(array.get(i), at(path, i)));
+      }
+      return values;
+    }
+
+    private List<Long> nonNegativeLongList(JsonNode node, String path) {
+      JsonNode array = array(node, path);
+      List<Long> values = new ArrayList<>(array.size());
+      for (int i = 0; i < array.size(); i++) {
+        values.add(nonNegativeLong(array.get(i), at(path, i)));
+      }
+      return values;
+    }
+
+    /** A spec primitive as the plainest Java value; containers are never primitives. */
+    private @Nullable Object primitive(@Nullable JsonNode node, String path, boolean nullAllowed) {
+      if (node == null || node.isNull()) {
+        if (nullAllowed) {
+          return null;
+        }
+        throw fail("null value", path);
+      }
+      if (node.isString()) {
+        return node.stringValue();
+      }
+      if (node.isBoolean()) {
+        return node.booleanValue();
+      }
+      if (node.isIntegralNumber()) {
+        return longValue(node, path);
+      }
+      if (node.isNumber()) {
+        // numberValue() never throws, unlike doubleValue() on a huge decimal; overflow shows as infinity.
+        double value = node.numberValue().doubleValue();
+        if (!Double.isFinite(value)) {
+          throw fail("number " + brief(node.asString()) + " is out of range", path);
+        }
+        return value;
+      }
+      throw fail("expected a primitive value but got " + kind(node), path);
+    }
+
+    private String kind(@Nullable JsonNode node) {
+      if (node == null || node.isMissingNode()) {
+        return "nothing";
+      }
+      if (node.isNull()) {
+        return "null";
+      }
+      if (node.isObject()) {
+        return "an object";
+      }
+      if (node.isArray()) {
+        return "an array";
+      }
+      if (node.isString()) {
+        return "a string";
+      }
+      if (node.isBoolean()) {
+        return "a boolean";
+      }
+      if (node.isNumber()) {
+        return "the number " + brief(node.asString());
+      }
+      return node.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+  }
+}

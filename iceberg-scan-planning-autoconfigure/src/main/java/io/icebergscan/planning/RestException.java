@@ -1,0 +1,26 @@
+package io.icebergscan.planning;
+
+import org.jspecify.annotations.Nullable;
+
+/** The catalog answered with an HTTP error status. */
+public class RestException extends ScanPlanningException {
+
+  private final int statusCode;
+  private final @Nullable String errorType;
+
+  public RestException(int statusCode, @Nullable String errorType, String message, @Nullable String planTask) {
+    super("HTTP " + statusCode + (errorType != null ? " " + errorType : "") + ": " + message, planTask, null);
+    this.statusCode = statusCode;
+    this.errorType = errorType;
+  }
+
+  /** The HTTP status code of the error response. */
+  public int statusCode() {
+    return this.statusCode;
+  }
+
+  /** The {@code error.type} of the error body, or {@code null} when the body had none. */
+  public @Nullable String errorType() {
+    return this.errorType;
+  }
+}

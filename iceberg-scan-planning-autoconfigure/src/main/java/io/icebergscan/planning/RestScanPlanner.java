@@ -1,0 +1,147 @@
+package io.icebergscan.planning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+
+import io.icebergscan.planning.model.FileScanTask;
+import io.netty.channel.ChannelOption;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The {@link ScanPlanner} over the REST protocol: wires the client, the shared limiter and the runs. */
+final class RestScanPlanner implements ScanPlanner {
+
+  private final PlannerSettings settings;
+  private final CatalogClient client;
+  private final RequestBodies bodies;
+  private final ConcurrencyLimiter limiter;
+  private final Scheduler scheduler;
+  private final @Nullable ThreadPoolTaskExecutor ownedExecutor;
+  private final @Nullable ConnectionProvider ownedConnections;
+
+  RestScanPlanner(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
+      PlannerSettings settings, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
+      @Nullable Executor executor, Duration connectTimeout, Duration responseTimeout, int maxResponseBytes) {
+    this.settings = settings;
+    this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
+    this.ownedExecutor = executor == null ? defaultExecutor(settings.maxConcurrency()) : null;
+    this.scheduler = Schedulers.fromExecutor(executor != null ? executor : this.ownedExecutor);
+    WebClient.Builder builder;
+    if (webClient != null) {
+      builder = webClient.mutate();
+      this.ownedConnections = null;
+    }
+    else if (webClientBuilder != null) {
+      builder = webClientBuilder.clone();
+      this.ownedConnections = null;
+    }
+    else {
+      // Reactor Netty's default pool is sized from the cores; the walk needs maxConcurrency connections
+      // at once, and submissions and polls of other plans need some more.
+      this.ownedConnections = ConnectionProvider.builder("iceberg-scan-planning")
+          .maxConnections(Math.max(16, settings.maxConcurrency() * 2))
+          .pendingAcquireMaxCount(-1)
+          .build();
+      HttpClient httpClient = HttpClient.create(this.ownedConnections)
+          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+          .responseTimeout(responseTimeout);
+      builder = WebClient.builder().clientConnector(new ReactorClientHttpConnector(httpClient));
+    }
+    WebClient planningClient = builder
+        .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(maxResponseBytes))
+        .defaultHeaders(httpHeaders -> headers.forEach(httpHeaders::set))
+        .build();
+    JsonMapper mapper = JsonMapper.builder().build();
+    this.bodies = new RequestBodies(mapper);
+    this.client = new CatalogClient(planningClient, uri, warehouse, prefix, new ResponseParser(mapper), this.scheduler,
+        maxResponseBytes);
+  }
+
+  private static ThreadPoolTaskExecutor defaultExecutor(int maxConcurrency) {
+    ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+    executor.setCorePoolSize(maxConcurrency);
+    executor.setMaxPoolSize(maxConcurrency);
+    executor.setThreadNamePrefix("iceberg-scan-planning-");
+    executor.setDaemon(true);
+    executor.setAllowCoreThreadTimeOut(true);
+    executor.initialize();
+    return executor;
+  }
+
+  @Override
+  public ScanPlan plan(TableIdentifier table, ScanRequest request) {
+    long started = System.nanoTime();
+    // The whole plan is kept anyway, so fetches may run as far ahead of the cursor as the graph allows.
+    PlanRun run = newRun(table, request, Integer.MAX_VALUE);
+    CompletableFuture<List<List<FileScanTask>>> responses = run.responses().collectList().toFuture();
+    List<List<FileScanTask>> lists;
+    try {
+      lists = responses.get();
+    }
+    catch (InterruptedException interrupted) {
+      responses.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new PlanCancelledException("planning " + table + " was interrupted");
+    }
+    catch (ExecutionException failed) {
+      throw rethrown(failed.getCause());
+    }
+    List<FileScanTask> tasks = new ArrayList<>();
+    lists.forEach(tasks::addAll);
+    return new ScanPlan(run.planId(), tasks, run.storageCredentials(), run.planTasksFetched(), run.walkDepth(),
+        run.requestsMade(), Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private static RuntimeException rethrown(Throwable failure) {
+    if (failure instanceof RuntimeException unchecked) {
+      return unchecked;
+    }
+    return new ScanPlanningException("planning failed: " + failure, null, failure);
+  }
+
+  @Override
+  public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
+    // Checked at call time, so a bad request fails before anything is subscribed or sent.
+    newRun(table, request, this.settings.streamBufferSize());
+    return Flux.defer(() -> newRun(table, request, this.settings.streamBufferSize()).responses())
+        .flatMapIterable(tasks -> tasks, 1);
+  }
+
+  private PlanRun newRun(TableIdentifier table, ScanRequest request, int window) {
+    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, table, request, window);
+  }
+
+  @Override
+  public int maxConcurrency() {
+    return this.settings.maxConcurrency();
+  }
+
+  @Override
+  public void close() {
+    this.scheduler.dispose();
+    if (this.ownedConnections != null) {
+      this.ownedConnections.dispose();
+    }
+    if (this.ownedExecutor != null) {
+      this.ownedExecutor.shutdown();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RestScanPlanner[uri=" + this.client.baseUri() + ", maxConcurrency=" + this.settings.maxConcurrency() + "]";
+  }
+}

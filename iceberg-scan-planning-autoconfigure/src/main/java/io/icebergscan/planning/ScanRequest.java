@@ -1,0 +1,151 @@
+package io.icebergscan.planning;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What to plan: every field of the REST spec's {@code PlanTableScanRequest}, and how many plan-task
+ * fetches this plan may have in flight. Fields left {@code null} are not sent, so the catalog's
+ * defaults apply.
+ *
+ * @param snapshotId the snapshot to scan (time travel); not together with an incremental range
+ * @param select the full names of the fields to read, or {@code null} for all
+ * @param filter the row filter as Iceberg expression JSON, e.g. {@code {"type":"gt","term":"id","value":5}}
+ * @param caseSensitive whether field names in {@code select} and {@code filter} match case-sensitively
+ * @param useSnapshotSchema whether to use the schema of the scanned snapshot rather than the table's
+ * @param startSnapshotId the exclusive start of an incremental scan; needs {@code endSnapshotId}
+ * @param endSnapshotId the inclusive end of an incremental scan
+ * @param statsFields the fields whose column statistics the catalog should send
+ * @param minRowsRequested a hint that this many rows are enough
+ * @param maxConcurrency plan-task fetches this plan may have in flight, at most the planner's limit;
+ *     {@code null} for the planner's limit
+ */
+public record ScanRequest(
+    @Nullable Long snapshotId,
+    @Nullable List<String> select,
+    @Nullable String filter,
+    @Nullable Boolean caseSensitive,
+    @Nullable Boolean useSnapshotSchema,
+    @Nullable Long startSnapshotId,
+    @Nullable Long endSnapshotId,
+    @Nullable List<String> statsFields,
+    @Nullable Long minRowsRequested,
+    @Nullable Integer maxConcurrency) {
+
+  public ScanRequest {
+    if (snapshotId != null && (startSnapshotId != null || endSnapshotId != null)) {
+      throw new IllegalArgumentException("snapshotId " + snapshotId
+          + " cannot be combined with an incremental range (startSnapshotId/endSnapshotId): choose one");
+    }
+    if (startSnapshotId != null && endSnapshotId == null) {
+      throw new IllegalArgumentException("startSnapshotId " + startSnapshotId + " needs an endSnapshotId");
+    }
+    select = select == null ? null : List.copyOf(select);
+    statsFields = statsFields == null ? null : List.copyOf(statsFields);
+    if (filter != null && filter.isBlank()) {
+      throw new IllegalArgumentException("filter is blank: leave it null to scan without a filter");
+    }
+    if (minRowsRequested != null && minRowsRequested < 0) {
+      throw new IllegalArgumentException("minRowsRequested must not be negative: " + minRowsRequested);
+    }
+    if (maxConcurrency != null && maxConcurrency < 1) {
+      throw new IllegalArgumentException("maxConcurrency must be at least 1: " + maxConcurrency);
+    }
+  }
+
+  /** A request for the whole current snapshot with the catalog's defaults. */
+  public static ScanRequest all() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ScanRequest}; {@link #build()} checks it. */
+  public static final class Builder {
+
+    private @Nullable Long snapshotId;
+    private @Nullable List<String> select;
+    private @Nullable String filter;
+    private @Nullable Boolean caseSensitive;
+    private @Nullable Boolean useSnapshotSchema;
+    private @Nullable Long startSnapshotId;
+    private @Nullable Long endSnapshotId;
+    private @Nullable List<String> statsFields;
+    private @Nullable Long minRowsRequested;
+    private @Nullable Integer maxConcurrency;
+
+    private Builder() {
+    }
+
+    public Builder snapshotId(long snapshotId) {
+      this.snapshotId = snapshotId;
+      return this;
+    }
+
+    public Builder select(List<String> select) {
+      this.select = select;
+      return this;
+    }
+
+    public Builder select(String... select) {
+      return select(List.of(select));
+    }
+
+    /** The row filter as Iceberg expression JSON (the legacy form Apache Iceberg servers parse). */
+    public Builder filter(String filterJson) {
+      this.filter = filterJson;
+      return this;
+    }
+
+    public Builder caseSensitive(boolean caseSensitive) {
+      this.caseSensitive = caseSensitive;
+      return this;
+    }
+
+    public Builder useSnapshotSchema(boolean useSnapshotSchema) {
+      this.useSnapshotSchema = useSnapshotSchema;
+      return this;
+    }
+
+    /** An incremental scan of the snapshots after {@code startExclusive} up to {@code endInclusive}. */
+    public Builder incremental(long startExclusive, long endInclusive) {
+      this.startSnapshotId = startExclusive;
+      this.endSnapshotId = endInclusive;
+      return this;
+    }
+
+    public Builder startSnapshotId(long startSnapshotId) {
+      this.startSnapshotId = startSnapshotId;
+      return this;
+    }
+
+    public Builder endSnapshotId(long endSnapshotId) {
+      this.endSnapshotId = endSnapshotId;
+      return this;
+    }
+
+    public Builder statsFields(List<String> statsFields) {
+      this.statsFields = statsFields;
+      return this;
+    }
+
+    public Builder minRowsRequested(long minRowsRequested) {
+      this.minRowsRequested = minRowsRequested;
+      return this;
+    }
+
+    /** Plan-task fetches this plan may have in flight; at most the planner's {@code maxConcurrency}. */
+    public Builder maxConcurrency(int maxConcurrency) {
+      this.maxConcurrency = maxConcurrency;
+      return this;
+    }
+
+    public ScanRequest build() {
+      return new ScanRequest(this.snapshotId, this.select, this.filter, this.caseSensitive, this.useSnapshotSchema,
+          this.startSnapshotId, this.endSnapshotId, this.statsFields, this.minRowsRequested, this.maxConcurrency);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.icebergscan.planning;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import org.jspecify.annotations.Nullable;
+
+/** The validated shapes of catalog responses, as {@link ResponseParser} produces them. */
+final class WireTypes {
+
+  private WireTypes() {
+  }
+
+  /** A status of a server-side plan. */
+  enum PlanStatus {
+    COMPLETED, SUBMITTED, CANCELLED, FAILED
+  }
+
+  /**
+   * One {@code ScanTasks} payload: tasks with their delete references already resolved against this
+   * payload's own {@code delete-files}, and the plan-task handles it announced, in order.
+   */
+  record ScanTasks(List<FileScanTask> fileScanTasks, List<String> planTasks) {
+
+    static final ScanTasks EMPTY = new ScanTasks(List.of(), List.of());
+
+    ScanTasks {
+      fileScanTasks = List.copyOf(fileScanTasks);
+      planTasks = List.copyOf(planTasks);
+    }
+  }
+
+  /** The {@code error} object of an error body or of a {@code failed} plan; every field may be absent. */
+  record ErrorBody(@Nullable String message, @Nullable String type, @Nullable Integer code) {
+  }
+
+  /** A {@code PlanTableScanResult} or {@code FetchPlanningResult}. */
+  record PlanningResult(PlanStatus status, @Nullable String planId, ScanTasks tasks, @Nullable ErrorBody error,
+      List<StorageCredential> storageCredentials) {
+
+    PlanningResult {
+      storageCredentials = List.copyOf(storageCredentials);
+    }
+  }
+
+  /**
+   * {@code GET /v1/config}.
+   *
+   * @param endpoints the advertised endpoints as {@code "<METHOD> <path>"} with single spaces, or
+   *     {@code null} when the catalog sent none (then planning is not advertised)
+   */
+  record CatalogConfig(Map<String, String> defaults, Map<String, String> overrides, @Nullable Set<String> endpoints) {
+
+    CatalogConfig {
+      defaults = Map.copyOf(defaults);
+      overrides = Map.copyOf(overrides);
+      endpoints = endpoints == null ? null : Set.copyOf(endpoints);
+    }
+  }
+}
