@@ -24,6 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
 /** The {@link ScanPlanner} over the REST protocol: wires the client, the shared limiter and the runs. */
 final class RestScanPlanner implements ScanPlanner {
 
+  /** Marks work running for a planner, so that a blocking call that would wait on itself is refused. */
+  private static final ThreadLocal<Boolean> ON_PLANNER_THREAD = new ThreadLocal<>();
+
   private final PlannerSettings settings;
   private final CatalogClient client;
   private final RequestBodies bodies;
@@ -38,7 +41,16 @@ final class RestScanPlanner implements ScanPlanner {
     this.settings = settings;
     this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
     this.ownedExecutor = executor == null ? defaultExecutor(settings.maxConcurrency()) : null;
-    this.scheduler = Schedulers.fromExecutor(executor != null ? executor : this.ownedExecutor);
+    Executor delegate = executor != null ? executor : this.ownedExecutor;
+    this.scheduler = Schedulers.fromExecutor(task -> delegate.execute(() -> {
+      ON_PLANNER_THREAD.set(Boolean.TRUE);
+      try {
+        task.run();
+      }
+      finally {
+        ON_PLANNER_THREAD.remove();
+      }
+    }));
     WebClient.Builder builder;
     if (webClient != null) {
       builder = webClient.mutate();
@@ -83,6 +95,12 @@ final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public ScanPlan plan(TableIdentifier table, ScanRequest request) {
+    if (ON_PLANNER_THREAD.get() != null) {
+      // The answers this call would wait for are parsed by the planner's executor: blocking one of its
+      // threads on them can deadlock (certainly so with one thread).
+      throw new IllegalStateException("plan() was called on a planner thread (for example from a planTasks() "
+          + "subscriber), where blocking can deadlock the planner; use planTasks() and compose instead");
+    }
     long started = System.nanoTime();
     // The whole plan is kept anyway, so fetches may run as far ahead of the cursor as the graph allows.
     PlanRun run = newRun(table, request, Integer.MAX_VALUE);

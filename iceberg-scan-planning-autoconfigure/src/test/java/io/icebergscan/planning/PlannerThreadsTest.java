@@ -1,0 +1,126 @@
+package io.icebergscan.planning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+import static io.icebergscan.planning.ScriptedCatalog.completed;
+import static io.icebergscan.planning.ScriptedCatalog.json;
+import static io.icebergscan.planning.ScriptedCatalog.tasks;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which threads do the work, and that neither big plans nor many callers can wedge them. */
+class PlannerThreadsTest {
+
+  private static final TableIdentifier TABLE = TableIdentifier.of("db", "t");
+
+  private final ScriptedCatalog catalog = new ScriptedCatalog();
+  private final ExecutorService callers = Executors.newFixedThreadPool(32);
+
+  @AfterEach
+  void close() {
+    this.callers.shutdownNow();
+    this.catalog.close();
+  }
+
+  private static ThreadPoolTaskExecutor singleThread() {
+    ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+    executor.setCorePoolSize(1);
+    executor.setMaxPoolSize(1);
+    executor.setThreadNamePrefix("users-own-");
+    executor.initialize();
+    return executor;
+  }
+
+  @Test
+  void manyCallersAndALargePlanFinishOnAOneThreadExecutor() throws Exception {
+    List<String> handles = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      handles.add("h" + i);
+      this.catalog.task("h" + i, tasks(List.of("f" + i), i < 200 ? List.of("h" + i + "-c") : List.of()));
+      if (i < 200) {
+        this.catalog.task("h" + i + "-c", tasks(List.of("f" + i + "-c"), List.of()));
+      }
+    }
+    for (int p = 0; p < 32; p++) {
+      this.catalog.plan(json(200, completed("plan-" + p, List.of(), p == 0 ? handles : handles.subList(0, 20))));
+    }
+    ThreadPoolTaskExecutor executor = singleThread();
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(8).executor(executor)
+        .build()) {
+      List<CompletableFuture<ScanPlan>> plans = new ArrayList<>();
+      for (int p = 0; p < 32; p++) {
+        plans.add(CompletableFuture.supplyAsync(() -> planner.plan(TABLE), this.callers));
+      }
+      CompletableFuture.allOf(plans.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+      assertThat(plans).extracting(plan -> plan.join().tasks().size()).contains(2200).contains(20 + 20);
+      assertThat(this.catalog.maxInFlight()).isLessThanOrEqualTo(8);
+    }
+    finally {
+      executor.shutdown();
+    }
+  }
+
+  @Test
+  void answersAreHandledOnTheGivenExecutorAndPlansRunWithoutASpringContext() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of("a", "b"))))
+        .task("a", tasks(List.of("a"), List.of()))
+        .task("b", tasks(List.of("b"), List.of()));
+    ThreadPoolTaskExecutor executor = singleThread();
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).executor(executor).build()) {
+      List<String> paths = planner.planTasks(TABLE, ScanRequest.all())
+          .doOnNext(task -> threads.add(Thread.currentThread().getName()))
+          .map(task -> task.dataFile().filePath())
+          .collectList().block(Duration.ofSeconds(30));
+      assertThat(paths).containsExactly("root", "a", "b");
+      assertThat(threads).allMatch(name -> name.startsWith("users-own-"));
+    }
+    finally {
+      executor.shutdown();
+    }
+  }
+
+  @Test
+  void theDefaultExecutorIsNamedAndSizedFromTheLimit() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of())));
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(3).build()) {
+      planner.planTasks(TABLE, ScanRequest.all()).doOnNext(task -> threads.add(Thread.currentThread().getName()))
+          .blockLast(Duration.ofSeconds(30));
+      assertThat(planner.maxConcurrency()).isEqualTo(3);
+    }
+    assertThat(threads).singleElement().asString().startsWith("iceberg-scan-planning-");
+  }
+
+  @Test
+  void blockingOnAPlannerThreadIsRefusedInsteadOfDeadlocking() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of())));
+    ThreadPoolTaskExecutor executor = singleThread();
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).executor(executor).build()) {
+      List<Throwable> refused = new ArrayList<>();
+      planner.planTasks(TABLE, ScanRequest.all()).doOnNext(task -> {
+        try {
+          planner.plan(TABLE);
+        }
+        catch (IllegalStateException expected) {
+          refused.add(expected);
+        }
+      }).blockLast(Duration.ofSeconds(30));
+      assertThat(refused).singleElement().extracting(Throwable::getMessage).asString().contains("planTasks()");
+    }
+    finally {
+      executor.shutdown();
+    }
+  }
+}
