@@ -8,8 +8,13 @@ public class MalformedResponseException extends ScanPlanningException {
   private final @Nullable String field;
 
   public MalformedResponseException(String message, @Nullable String field, @Nullable String planTask) {
+    this(message, field, planTask, null);
+  }
+
+  public MalformedResponseException(String message, @Nullable String field, @Nullable String planTask,
+      @Nullable Throwable cause) {
     super(field != null ? "malformed response at '" + field + "': " + message : "malformed response: " + message,
-        planTask, null);
+        planTask, cause);
     this.field = field;
   }
 

@@ -172,12 +172,16 @@ final class ResponseParser {
       catch (RuntimeException ex) {
         // Every check above should have fired first; this keeps the single-exception contract if one did not.
         throw fail("unexpected content (" + ex.getClass().getSimpleName() + ": " + brief(ex.getMessage()) + ")",
-            null);
+            null, ex);
       }
     }
 
     MalformedResponseException fail(String message, @Nullable String field) {
-      return new MalformedResponseException(message, field, this.planTask);
+      return fail(message, field, null);
+    }
+
+    MalformedResponseException fail(String message, @Nullable String field, @Nullable Throwable cause) {
+      return new MalformedResponseException(message, field, this.planTask, cause);
     }
 
     JsonNode root(byte @Nullable [] body) {
@@ -189,7 +193,8 @@ final class ResponseParser {
         root = ResponseParser.this.reader.readTree(body);
       }
       catch (JacksonException ex) {
-        throw fail("body is not valid JSON or exceeds the parser's limits: " + brief(ex.getOriginalMessage()), null);
+        throw fail("body is not valid JSON or exceeds the parser's limits: " + brief(ex.getOriginalMessage()), null,
+            ex);
       }
       if (root == null || root.isMissingNode()) {
         throw fail("empty body", null);
@@ -264,7 +269,8 @@ final class ResponseParser {
         for (Map.Entry<String, JsonNode> entry : config.properties()) {
           JsonNode value = entry.getValue();
           if (!value.isString()) {
-            throw fail("expected a string but got " + kind(value), at(configPath, entry.getKey()));
+            // No kind(value) here: it would quote a number, and this object holds secrets.
+            throw fail("expected a string value", at(configPath, entry.getKey()));
           }
           values.put(entry.getKey(), value.stringValue());
         }
@@ -481,7 +487,9 @@ final class ResponseParser {
       JsonNode keyNode = optional(file, "key-metadata");
       String keyMetadata = keyNode == null ? null : hex(keyNode, at(path, "key-metadata"));
       JsonNode splitsNode = optional(file, "split-offsets");
-      List<Long> splitOffsets = splitsNode == null ? List.of() : nonNegativeLongList(splitsNode, at(path, "split-offsets"));
+      List<Long> splitOffsets = splitsNode == null
+          ? List.of()
+          : nonNegativeLongList(splitsNode, at(path, "split-offsets"));
       JsonNode sortNode = optional(file, "sort-order-id");
       Integer sortOrderId = sortNode == null ? null : intValue(sortNode, at(path, "sort-order-id"));
       return new Common(content, filePath, format, specId, partition, size, records, keyMetadata, splitOffsets,
@@ -514,7 +522,9 @@ final class ResponseParser {
       JsonNode array = array(node, path);
       List<@Nullable Object> values = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
-        values.add(primitive(array.get(i), at(path, i), true));
+        JsonNode value = array.get(i);
+        // A null partition value is a real value (the row's partition field was null), unlike a null bound.
+        values.add(value.isNull() ? null : primitive(value, at(path, i)));
       }
       return values;
     }
@@ -560,12 +570,7 @@ final class ResponseParser {
       JsonNode values = mapValues(map, path, keys.size());
       Map<Integer, Object> result = new LinkedHashMap<>();
       for (int i = 0; i < keys.size(); i++) {
-        Object value = primitive(values.get(i), at(at(path, "values"), i), false);
-        // primitive(..., false) never answers null; the check keeps the map's non-null contract visible.
-        if (value == null) {
-          throw fail("null value", at(at(path, "values"), i));
-        }
-        result.put(keys.get(i), value);
+        result.put(keys.get(i), primitive(values.get(i), at(at(path, "values"), i)));
       }
       return result;
     }
@@ -696,11 +701,8 @@ final class ResponseParser {
     }
 
     /** A spec primitive as the plainest Java value; containers are never primitives. */
-    private @Nullable Object primitive(@Nullable JsonNode node, String path, boolean nullAllowed) {
+    private Object primitive(@Nullable JsonNode node, String path) {
       if (node == null || node.isNull()) {
-        if (nullAllowed) {
-          return null;
-        }
         throw fail("null value", path);
       }
       if (node.isString()) {

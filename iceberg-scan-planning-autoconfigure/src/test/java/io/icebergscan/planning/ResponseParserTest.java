@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -117,6 +118,18 @@ class ResponseParserTest {
   void rejectsEmptyBlankAndNonJsonBodies(String body) {
     MalformedResponseException ex = rejectTasks(body, null);
     assertThat(ex.getMessage()).containsAnyOf("empty body", "not valid JSON");
+  }
+
+  @Test
+  void rejectsTrailingContentEvenWhenTheSharedMapperAllowsIt() {
+    JsonMapper lenient = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    ResponseParser parser = new ResponseParser(lenient);
+
+    for (String body : List.of("{} {}", "{\"plan-tasks\": []} []", "{}\n{\"plan-tasks\": [\"x\"]}")) {
+      MalformedResponseException ex = malformed(() -> parser.scanTasks(bytes(body), HANDLE, null));
+      assertThat(ex.field()).isNull();
+      assertThat(ex.planTask()).isEqualTo(HANDLE);
+    }
   }
 
   @ParameterizedTest
