@@ -51,6 +51,9 @@ public record DataFile(
     Values.nonNegative(fileSizeInBytes, "fileSizeInBytes");
     Values.nonNegative(recordCount, "recordCount");
     splitOffsets = Values.list(splitOffsets);
+    if (firstRowId != null) {
+      Values.nonNegative(firstRowId, "firstRowId");
+    }
     columnSizes = Values.map(columnSizes);
     valueCounts = Values.map(valueCounts);
     nullValueCounts = Values.map(nullValueCounts);

@@ -60,6 +60,9 @@ public record DeleteFile(
     }
     if (contentOffset != null) {
       Values.nonNegative(contentOffset, "contentOffset");
+      if (contentSizeInBytes == null) {
+        throw new IllegalArgumentException("contentOffset needs contentSizeInBytes: " + filePath);
+      }
     }
     if (contentSizeInBytes != null) {
       Values.nonNegative(contentSizeInBytes, "contentSizeInBytes");
