@@ -213,7 +213,8 @@ final class ResponseParser {
       if (status == PlanStatus.CANCELLED && fromSubmit) {
         throw fail("status 'cancelled' is not a valid answer to a plan submission", "status");
       }
-      if (status == PlanStatus.SUBMITTED && planId == null) {
+      // only the submission must name the plan to poll; a poll's `submitted` (EmptyPlanningResult) has no id
+      if (status == PlanStatus.SUBMITTED && fromSubmit && planId == null) {
         throw fail("a submitted plan needs a plan-id to poll", "plan-id");
       }
       if (status != PlanStatus.COMPLETED) {

@@ -774,7 +774,6 @@ class ResponseParserTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', textBlock = """
       {"status": "submitted"}                  | true
-      {"status": "submitted"}                  | false
       {"status": "submitted", "plan-id": null} | true
       {"status": "submitted", "plan-id": ""}   | false
       {"status": "submitted", "plan-id": 12}   | true
@@ -783,6 +782,11 @@ class ResponseParserTest {
       """)
   void rejectsMissingOrInvalidPlanId(String body, boolean fromSubmit) {
     rejectPlan(body, fromSubmit, "plan-id");
+  }
+
+  @Test
+  void aPollsSubmittedAnswerNeedsNoPlanId() {
+    assertThat(this.parser.planResult(bytes("{\"status\": \"submitted\"}"), false, null).planId()).isNull();
   }
 
   @Test
