@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import io.icebergscan.planning.WireTypes.CatalogConfig;
@@ -545,22 +546,16 @@ final class ResponseParser {
     }
 
     private Map<Integer, Long> countMap(JsonNode file, String parent, String name) {
-      JsonNode node = optional(file, name);
-      if (node == null) {
-        return Map.of();
-      }
-      String path = at(parent, name);
-      JsonNode map = object(node, path);
-      List<Integer> keys = mapKeys(map, path);
-      JsonNode values = mapValues(map, path, keys.size());
-      Map<Integer, Long> result = new LinkedHashMap<>();
-      for (int i = 0; i < keys.size(); i++) {
-        result.put(keys.get(i), nonNegativeLong(values.get(i), at(at(path, "values"), i)));
-      }
-      return result;
+      return statsMap(file, parent, name, this::nonNegativeLong);
     }
 
     private Map<Integer, Object> valueMap(JsonNode file, String parent, String name) {
+      return statsMap(file, parent, name, this::primitive);
+    }
+
+    /** A spec {@code CountMap} or {@code ValueMap}: parallel {@code keys} and {@code values} arrays. */
+    private <V> Map<Integer, V> statsMap(JsonNode file, String parent, String name,
+        BiFunction<JsonNode, String, V> value) {
       JsonNode node = optional(file, name);
       if (node == null) {
         return Map.of();
@@ -569,9 +564,9 @@ final class ResponseParser {
       JsonNode map = object(node, path);
       List<Integer> keys = mapKeys(map, path);
       JsonNode values = mapValues(map, path, keys.size());
-      Map<Integer, Object> result = new LinkedHashMap<>();
+      Map<Integer, V> result = new LinkedHashMap<>();
       for (int i = 0; i < keys.size(); i++) {
-        result.put(keys.get(i), primitive(values.get(i), at(at(path, "values"), i)));
+        result.put(keys.get(i), value.apply(values.get(i), at(at(path, "values"), i)));
       }
       return result;
     }
