@@ -101,6 +101,18 @@ final class CatalogClient {
     return this.discovery;
   }
 
+  /** A fresh discovery, bypassing the cache: for health checks. */
+  Mono<Catalog> discoverNow() {
+    return discover();
+  }
+
+  /** The base URI without user info or query: safe to show in health details and logs. */
+  String displayUri() {
+    URI uri = URI.create(this.baseUri);
+    return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "")
+        + (uri.getRawPath() != null ? uri.getRawPath() : "");
+  }
+
   private Mono<Catalog> discover() {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");

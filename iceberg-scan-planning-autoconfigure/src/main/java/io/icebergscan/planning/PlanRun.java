@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.icebergscan.planning.CatalogClient.Catalog;
 import io.icebergscan.planning.CatalogClient.TablePaths;
@@ -11,7 +13,10 @@ import io.icebergscan.planning.WireTypes.ErrorBody;
 import io.icebergscan.planning.WireTypes.PlanningResult;
 import io.icebergscan.planning.WireTypes.ScanTasks;
 import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.ScanPlanningListener.Outcome;
+import io.icebergscan.planning.ScanPlanningListener.PlanSummary;
 import io.icebergscan.planning.model.StorageCredential;
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -34,6 +39,7 @@ final class PlanRun {
   private final int window;
   private final byte[] planRequest;
   private final @Nullable String defaultResidual;
+  private final Instrumentation instrumentation;
   private final AtomicInteger requests = new AtomicInteger();
 
   private volatile @Nullable Catalog catalog;
@@ -45,8 +51,9 @@ final class PlanRun {
   private volatile @Nullable PlanTaskWalk walk;
 
   PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
-      TableIdentifier table, ScanRequest request, int window) {
+      Instrumentation instrumentation, TableIdentifier table, ScanRequest request, int window) {
     this.client = client;
+    this.instrumentation = instrumentation;
     this.bodies = bodies;
     this.limiter = limiter;
     this.settings = settings;
@@ -67,7 +74,29 @@ final class PlanRun {
     Flux<List<FileScanTask>> planned = this.client.catalog()
         .flatMap(this::submit)
         .flatMapMany(this::walk);
-    return withDeadline(planned).doFinally(this::finish);
+    return Flux.defer(() -> {
+      long started = System.nanoTime();
+      ScanPlanningObservationContext context = new ScanPlanningObservationContext(this.table);
+      Observation observation = this.instrumentation.startObservation(context);
+      AtomicLong delivered = new AtomicLong();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      return withDeadline(planned)
+          .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
+          .doOnError(failure::set)
+          .doFinally(signal -> {
+            finish(signal);
+            Outcome outcome = signal == SignalType.ON_COMPLETE ? Outcome.SUCCESS
+                : signal == SignalType.ON_ERROR ? Outcome.FAILURE : Outcome.CANCELLED;
+            context.outcome(outcome);
+            context.tasks(delivered.get());
+            if (failure.get() != null) {
+              observation.error(failure.get());
+            }
+            observation.stop();
+            this.instrumentation.planFinished(new PlanSummary(this.table, outcome, failure.get(), delivered.get(),
+                planTasksFetched(), requestsMade(), Duration.ofNanos(System.nanoTime() - started)));
+          });
+    });
   }
 
   @Nullable String planId() {
@@ -165,11 +194,19 @@ final class PlanRun {
 
   private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
     this.requests.incrementAndGet();
+    long started = System.nanoTime();
     Disposable fetch = this.client
         .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual)
-        .subscribe(callback::succeeded, failure -> callback.failed(failure instanceof ScanPlanningException planning
-            ? planning
-            : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure)));
+        .subscribe(tasks -> {
+          this.instrumentation.planTaskFetched(this.table, started, null);
+          callback.succeeded(tasks);
+        }, failure -> {
+          ScanPlanningException planning = failure instanceof ScanPlanningException known
+              ? known
+              : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure);
+          this.instrumentation.planTaskFetched(this.table, started, planning);
+          callback.failed(planning);
+        });
     return fetch::dispose;
   }
 

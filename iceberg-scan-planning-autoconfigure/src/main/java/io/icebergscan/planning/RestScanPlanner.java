@@ -2,6 +2,7 @@ package io.icebergscan.planning;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,6 +29,7 @@ final class RestScanPlanner implements ScanPlanner {
   private static final ThreadLocal<Boolean> ON_PLANNER_THREAD = new ThreadLocal<>();
 
   private final PlannerSettings settings;
+  private final Instrumentation instrumentation;
   private final CatalogClient client;
   private final RequestBodies bodies;
   private final ConcurrencyLimiter limiter;
@@ -35,13 +37,18 @@ final class RestScanPlanner implements ScanPlanner {
   private final @Nullable ThreadPoolTaskExecutor ownedExecutor;
   private final @Nullable ConnectionProvider ownedConnections;
 
-  RestScanPlanner(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
-      PlannerSettings settings, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
-      @Nullable Executor executor, Duration connectTimeout, Duration responseTimeout, int maxResponseBytes) {
+  /** How to reach the catalog, as the builder collected it. */
+  record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
+      @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder, @Nullable Executor executor,
+      Duration connectTimeout, Duration responseTimeout, int maxResponseBytes) {
+  }
+
+  RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
     this.settings = settings;
+    this.instrumentation = instrumentation;
     this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
-    this.ownedExecutor = executor == null ? defaultExecutor(settings.maxConcurrency()) : null;
-    Executor delegate = executor != null ? executor : this.ownedExecutor;
+    this.ownedExecutor = connection.executor() == null ? defaultExecutor(settings.maxConcurrency()) : null;
+    Executor delegate = connection.executor() != null ? connection.executor() : this.ownedExecutor;
     this.scheduler = Schedulers.fromExecutor(task -> delegate.execute(() -> {
       ON_PLANNER_THREAD.set(Boolean.TRUE);
       try {
@@ -52,12 +59,8 @@ final class RestScanPlanner implements ScanPlanner {
       }
     }));
     WebClient.Builder builder;
-    if (webClient != null) {
-      builder = webClient.mutate();
-      this.ownedConnections = null;
-    }
-    else if (webClientBuilder != null) {
-      builder = webClientBuilder.clone();
+    if (connection.webClient() != null) {
+      builder = connection.webClient().mutate();
       this.ownedConnections = null;
     }
     else {
@@ -68,18 +71,20 @@ final class RestScanPlanner implements ScanPlanner {
           .pendingAcquireMaxCount(-1)
           .build();
       HttpClient httpClient = HttpClient.create(this.ownedConnections)
-          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
-          .responseTimeout(responseTimeout);
-      builder = WebClient.builder().clientConnector(new ReactorClientHttpConnector(httpClient));
+          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+              (int) Math.min(Integer.MAX_VALUE, connection.connectTimeout().toMillis()))
+          .responseTimeout(connection.responseTimeout());
+      builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone() : WebClient.builder())
+          .clientConnector(new ReactorClientHttpConnector(httpClient));
     }
     WebClient planningClient = builder
-        .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(maxResponseBytes))
-        .defaultHeaders(httpHeaders -> headers.forEach(httpHeaders::set))
+        .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(connection.maxResponseBytes()))
+        .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
         .build();
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);
-    this.client = new CatalogClient(planningClient, uri, warehouse, prefix, new ResponseParser(mapper), this.scheduler,
-        maxResponseBytes);
+    this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
+        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes());
   }
 
   private static ThreadPoolTaskExecutor defaultExecutor(int maxConcurrency) {
@@ -139,12 +144,37 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   private PlanRun newRun(TableIdentifier table, ScanRequest request, int window) {
-    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, table, request, window);
+    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, this.instrumentation, table, request,
+        window);
   }
 
   @Override
   public int maxConcurrency() {
     return this.settings.maxConcurrency();
+  }
+
+  @Override
+  public int requestsInFlight() {
+    return this.limiter.inUse();
+  }
+
+  @Override
+  public CatalogCheck checkCatalog(Duration timeout) {
+    long started = System.nanoTime();
+    CatalogClient.Catalog catalog;
+    try {
+      catalog = this.client.discoverNow().block(timeout);
+    }
+    catch (IllegalStateException timedOut) {
+      throw new TransportException("GET /v1/config got no answer within " + timeout, null, timedOut);
+    }
+    Duration responseTime = Duration.ofNanos(System.nanoTime() - started);
+    Map<String, Boolean> endpoints = new LinkedHashMap<>();
+    for (String endpoint : List.of(CatalogClient.SUBMIT, CatalogClient.POLL, CatalogClient.CANCEL,
+        CatalogClient.FETCH_TASKS)) {
+      endpoints.put(endpoint, catalog.supports(endpoint));
+    }
+    return new CatalogCheck(this.client.displayUri(), catalog.prefix(), endpoints, responseTime);
   }
 
   @Override

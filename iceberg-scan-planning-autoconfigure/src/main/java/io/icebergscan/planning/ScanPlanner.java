@@ -2,12 +2,15 @@ package io.icebergscan.planning;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.model.FileScanTask;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
@@ -44,6 +47,17 @@ public interface ScanPlanner extends AutoCloseable {
 
   /** The planner-wide bound on plan-task fetches in flight. */
   int maxConcurrency();
+
+  /** Plan-task fetches in flight right now, across all plans. */
+  int requestsInFlight();
+
+  /**
+   * Asks the catalog for its configuration afresh (not the cached discovery plans use).
+   *
+   * @throws ScanPlanningException when the catalog cannot be reached, answers with an error, or takes
+   *     longer than {@code timeout}
+   */
+  CatalogCheck checkCatalog(Duration timeout);
 
   /** Releases the executor and connections the planner created itself (not ones it was given). */
   @Override
@@ -89,6 +103,9 @@ public interface ScanPlanner extends AutoCloseable {
     private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
     private int streamBufferSize = DEFAULT_STREAM_BUFFER_SIZE;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+    private @Nullable ScanPlanningObservationConvention observationConvention;
+    private final List<ScanPlanningListener> listeners = new ArrayList<>();
 
     Builder() {
     }
@@ -133,7 +150,11 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
-    /** A WebClient builder (such as Spring Boot's) to build the planner's WebClient from. */
+    /**
+     * A WebClient builder (such as Spring Boot's, with its customizers and codecs) to build the planner's
+     * WebClient from; the planner gives it a Reactor Netty connector with a pool sized for
+     * {@code maxConcurrency} and the connect and response timeouts.
+     */
     public Builder webClientBuilder(WebClient.Builder webClientBuilder) {
       this.webClientBuilder = webClientBuilder;
       return this;
@@ -193,6 +214,24 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
+    /** Where each plan reports an {@code iceberg.scan.planning} observation; default: none. */
+    public Builder observationRegistry(ObservationRegistry observationRegistry) {
+      this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+      return this;
+    }
+
+    /** Replaces the observation's default name and tags. */
+    public Builder observationConvention(ScanPlanningObservationConvention observationConvention) {
+      this.observationConvention = observationConvention;
+      return this;
+    }
+
+    /** Adds a listener for fetches and plan outcomes (metrics, logs). */
+    public Builder listener(ScanPlanningListener listener) {
+      this.listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
     public ScanPlanner build() {
       if (this.uri == null || this.uri.isBlank()) {
         throw new IllegalStateException("the catalog uri is required");
@@ -230,9 +269,10 @@ public interface ScanPlanner extends AutoCloseable {
       }
       PlannerSettings settings = new PlannerSettings(this.maxConcurrency, this.planTimeout, this.pollInitialDelay,
           this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
-      return new RestScanPlanner(parsed.toString(), this.warehouse, this.prefix, Map.copyOf(this.headers), settings,
-          this.webClient, this.webClientBuilder, this.executor, this.connectTimeout, this.responseTimeout,
-          this.maxResponseBytes);
+      return new RestScanPlanner(new RestScanPlanner.Connection(parsed.toString(), this.warehouse, this.prefix,
+          Map.copyOf(this.headers), this.webClient, this.webClientBuilder, this.executor, this.connectTimeout,
+          this.responseTimeout, this.maxResponseBytes), settings,
+          new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));
     }
 
     private static void positive(Duration duration, String name) {
