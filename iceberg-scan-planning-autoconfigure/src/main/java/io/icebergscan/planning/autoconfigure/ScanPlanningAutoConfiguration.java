@@ -1,0 +1,91 @@
+package io.icebergscan.planning.autoconfigure;
+
+import java.time.Duration;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanPlanningListener;
+import io.icebergscan.planning.ScanPlanningObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/** Auto-configuration of the {@link ScanPlanner} and the executor its fan-out runs on. */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration",
+    "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
+    "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
+@ConditionalOnClass({ ScanPlanner.class, WebClient.class })
+@ConditionalOnBooleanProperty(name = "iceberg.rest.scan-planning.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(IcebergRestProperties.class)
+public final class ScanPlanningAutoConfiguration {
+
+  /** The name of the planner's executor bean. */
+  public static final String EXECUTOR_BEAN_NAME = "icebergScanPlanningExecutor";
+
+  /**
+   * Not a default candidate: an ordinary {@code Executor} bean would make Spring Boot drop the
+   * application's own {@code applicationTaskExecutor}, and nobody should get this one by type.
+   */
+  @Bean(name = EXECUTOR_BEAN_NAME, defaultCandidate = false)
+  @ConditionalOnMissingBean(name = EXECUTOR_BEAN_NAME)
+  @ConditionalOnProperty(name = "iceberg.rest.uri")
+  ThreadPoolTaskExecutor icebergScanPlanningExecutor(IcebergRestProperties properties,
+      ObjectProvider<ThreadPoolTaskExecutorBuilder> builder) {
+    int threads = properties.scanPlanning().maxConcurrency();
+    return builder.getIfAvailable(ThreadPoolTaskExecutorBuilder::new)
+        .corePoolSize(threads)
+        .maxPoolSize(threads)
+        // the planner never blocks these threads, so queued work always drains: never reject it
+        .queueCapacity(Integer.MAX_VALUE)
+        .allowCoreThreadTimeOut(true)
+        .threadNamePrefix("iceberg-scan-planning-")
+        .awaitTermination(true)
+        .awaitTerminationPeriod(Duration.ofSeconds(10))
+        .build();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(name = "iceberg.rest.uri")
+  ScanPlanner scanPlanner(IcebergRestProperties properties,
+      @Qualifier(EXECUTOR_BEAN_NAME) ThreadPoolTaskExecutor executor,
+      ObjectProvider<WebClient.Builder> webClientBuilder, ObjectProvider<ObservationRegistry> observationRegistry,
+      ObjectProvider<ScanPlanningObservationConvention> observationConvention,
+      ObjectProvider<ScanPlanningListener> listeners, ObjectProvider<ScanPlannerBuilderCustomizer> customizers) {
+    IcebergRestProperties.ScanPlanning planning = properties.scanPlanning();
+    ScanPlanner.Builder builder = ScanPlanner.builder()
+        .uri(properties.uri())
+        .warehouse(properties.warehouse())
+        .prefix(properties.prefix())
+        .maxConcurrency(planning.maxConcurrency())
+        .executor(executor)
+        .connectTimeout(properties.connectTimeout())
+        .responseTimeout(properties.responseTimeout())
+        .pollInitialDelay(planning.pollInitialDelay())
+        .pollMaxDelay(planning.pollMaxDelay())
+        .planTimeout(planning.planTimeout())
+        .cancelTimeout(planning.cancelTimeout())
+        .streamBufferSize(planning.streamBufferSize())
+        .maxResponseBytes((int) planning.maxResponseSize().toBytes());
+    properties.headers().forEach(builder::header);
+    if (properties.token() != null) {
+      builder.header("Authorization", "Bearer " + properties.token());
+    }
+    webClientBuilder.ifAvailable(builder::webClientBuilder);
+    observationRegistry.ifAvailable(builder::observationRegistry);
+    observationConvention.ifAvailable(builder::observationConvention);
+    listeners.orderedStream().forEach(builder::listener);
+    customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+    return builder.build();
+  }
+}
