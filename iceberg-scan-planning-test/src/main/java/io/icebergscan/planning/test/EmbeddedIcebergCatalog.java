@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Tables hold metadata only: data and delete files are entries in manifests, never written, which is
  * all server-side planning reads. The knobs ({@link #tasksPerPlanTask}, {@link #planAsync},
- * {@link #tasksLatency}, {@link #fanOut}, {@link #planningEndpoints}) can be set before or after
+ * {@link #submittedPolls}, {@link #tasksLatency}, {@link #fanOut}, {@link #planningEndpoints}) can be set before or after
  * {@link #start()}; a change applies to the requests that arrive after it.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
@@ -80,11 +80,25 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
   /**
    * Whether plans are answered {@code submitted} with a plan id for the client to poll. Without a
-   * fan-out Iceberg plans in the background and polls return {@code submitted} until it is done; with
-   * one the first poll returns the completed plan.
+   * fan-out Iceberg plans in the background and polls return {@code submitted} until it is done (a
+   * race the client usually loses once or twice); with one the plan is complete after
+   * {@link #submittedPolls(int)} polls.
    */
   public EmbeddedIcebergCatalog planAsync(boolean planAsync) {
     this.settings.planAsync = planAsync;
+    return this;
+  }
+
+  /**
+   * With a fan-out and {@link #planAsync(boolean)}: how many polls of each plan answer
+   * {@code submitted} (a bare status, as the spec's {@code EmptyPlanningResult}) before one answers
+   * with the completed plan. Default 0: the first poll completes it.
+   */
+  public EmbeddedIcebergCatalog submittedPolls(int submittedPolls) {
+    if (submittedPolls < 0) {
+      throw new IllegalArgumentException("submittedPolls must not be negative: " + submittedPolls);
+    }
+    this.settings.submittedPolls = submittedPolls;
     return this;
   }
 

@@ -17,6 +17,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A table of an {@link EmbeddedIcebergCatalog}, filled with file entries: every commit
@@ -102,12 +103,22 @@ public final class EmbeddedTable {
   public long appendDataFiles(int count) {
     if (!spec().isUnpartitioned()) {
       throw new IllegalStateException(
-          this.identifier + " is partitioned: build its files with dataFile(…).withPartitionPath(…)");
+          this.identifier + " is partitioned: use appendDataFiles(count, partitionPath) or dataFile(…)");
     }
-    String prefix = table().location() + "/data/" + UUID.randomUUID() + "-";
+    return appendDataFiles(count, null);
+  }
+
+  /**
+   * Appends {@code count} generated data files to one partition, given as a path such as
+   * {@code "day=2"}: file {@code i} (from 0) has {@code i + 1} rows; returns the snapshot id.
+   */
+  public long appendDataFiles(int count, @Nullable String partitionPath) {
+    String prefix = table().location() + "/data/" + (partitionPath == null ? "" : partitionPath + "/")
+        + UUID.randomUUID() + "-";
     List<DataFile> files = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      files.add(dataFile(prefix + i + ".parquet", i + 1).build());
+      DataFiles.Builder file = dataFile(prefix + i + ".parquet", i + 1);
+      files.add((partitionPath == null ? file : file.withPartitionPath(partitionPath)).build());
     }
     return append(files);
   }

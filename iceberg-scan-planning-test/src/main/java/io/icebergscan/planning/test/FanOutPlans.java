@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.apache.iceberg.FileScanTask;
@@ -23,8 +24,11 @@ final class FanOutPlans {
   record Node(TableIdentifier table, List<FileScanTask> tasks, List<String> children) {
   }
 
-  /** A plan: its table and its root node (the plan response). */
-  record Plan(String planId, TableIdentifier table, Node root, List<String> handles) {
+  /**
+   * A plan: its table, its root node (the plan response), and how many more polls answer
+   * {@code submitted} before one answers with the root.
+   */
+  record Plan(String planId, TableIdentifier table, Node root, List<String> handles, AtomicInteger submittedPolls) {
   }
 
   private final String idPrefix = "fanout-" + UUID.randomUUID() + "-";
@@ -36,7 +40,7 @@ final class FanOutPlans {
    * root first) serves tasks {@code [i*n/m, (i+1)*n/m)}, so every node gets {@code n/m} tasks give or
    * take one and the breadth-first concatenation is the input order.
    */
-  Plan add(TableIdentifier table, List<FileScanTask> tasks, FanOut shape) {
+  Plan add(TableIdentifier table, List<FileScanTask> tasks, FanOut shape, int submittedPolls) {
     String planId = this.idPrefix + UUID.randomUUID();
     // The shape is asked once per node (in nodesBreadthFirst), so a shape that varies between calls
     // still yields one consistent tree.
@@ -68,7 +72,7 @@ final class FanOutPlans {
         allHandles.add(handle);
       }
     }
-    Plan plan = new Plan(planId, table, root, List.copyOf(allHandles));
+    Plan plan = new Plan(planId, table, root, List.copyOf(allHandles), new AtomicInteger(submittedPolls));
     this.plans.put(planId, plan);
     return plan;
   }

@@ -140,6 +140,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         if (plan == null || !plan.table().equals(PlanningRoute.table(path))) {
           throw new NoSuchPlanIdException("Unknown plan id: %s", planId);
         }
+        if (plan.submittedPolls().getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+          // As the spec's EmptyPlanningResult: a status and nothing else, no plan-id.
+          return FetchPlanningResultResponse.builder().withPlanStatus(PlanStatus.SUBMITTED).build();
+        }
         return serving(plan.root(),
             FetchPlanningResultResponse.builder(specs(plan.table())).withPlanStatus(PlanStatus.COMPLETED)).build();
       }
@@ -161,10 +165,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
 
   private PlanTableScanResponse planFanOut(TableIdentifier table, PlanTableScanRequest request, FanOut shape) {
     List<FileScanTask> tasks = planWithIceberg(table, request);
-    FanOutPlans.Plan plan = this.fanOutPlans.add(table, tasks, shape);
+    FanOutPlans.Plan plan = this.fanOutPlans.add(table, tasks, shape, this.settings.submittedPolls);
     PlanTableScanResponse.Builder response = PlanTableScanResponse.builder(specs(table)).withPlanId(plan.planId());
     if (this.settings.planAsync) {
-      // Planned already; the first poll completes it.
+      // Planned already; a poll completes it once the submitted polls are used up.
       return response.withPlanStatus(PlanStatus.SUBMITTED).build();
     }
     return serving(plan.root(), response.withPlanStatus(PlanStatus.COMPLETED)).build();

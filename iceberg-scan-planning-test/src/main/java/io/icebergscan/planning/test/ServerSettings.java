@@ -15,6 +15,7 @@ final class ServerSettings {
 
   volatile int tasksPerPlanTask = DEFAULT_TASKS_PER_PLAN_TASK;
   volatile boolean planAsync;
+  volatile int submittedPolls;
   volatile Duration tasksLatency = Duration.ZERO;
   volatile @Nullable FanOut fanOut;
   volatile boolean planningEndpoints = true;

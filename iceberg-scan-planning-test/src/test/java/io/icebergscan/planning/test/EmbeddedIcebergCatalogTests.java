@@ -214,16 +214,21 @@ class EmbeddedIcebergCatalogTests {
         .containsExactlyInAnyOrderElementsOf(expected);
     assertThat(this.catalog.requestCounts().poll()).isPositive();
 
-    // With a fan-out the first poll completes the plan.
-    this.catalog.fanOut(FanOut.uniform(2, 1));
+    // With a fan-out the plan completes after the configured number of submitted polls.
+    this.catalog.fanOut(FanOut.uniform(2, 1)).submittedPolls(2);
     RawHttp http = new RawHttp(this.catalog);
     JsonNode fanOut = http.post(EVENTS_PATH + "/plan", "{}").json();
     assertThat(fanOut.path("status").asText()).isEqualTo("submitted");
-    JsonNode polled = http.get(EVENTS_PATH + "/plan/" + fanOut.path("plan-id").asText()).json();
+    String poll = EVENTS_PATH + "/plan/" + fanOut.path("plan-id").asText();
+    assertThat(http.get(poll).body()).isEqualTo("{\"status\":\"submitted\"}");
+    assertThat(http.get(poll).body()).isEqualTo("{\"status\":\"submitted\"}");
+    JsonNode polled = http.get(poll).json();
     assertThat(polled.path("status").asText()).isEqualTo("completed");
     assertThat(polled.path("plan-tasks")).hasSize(2);
+    this.catalog.resetRequestCounts();
     assertThat(Tables.plannedByIcebergClient(this.catalog, EVENTS, scan -> scan))
         .containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(this.catalog.requestCounts().poll()).isEqualTo(3);
   }
 
   @Test
