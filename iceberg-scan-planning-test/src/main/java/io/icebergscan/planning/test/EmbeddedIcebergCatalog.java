@@ -1,0 +1,292 @@
+package io.icebergscan.planning.test;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Apache Iceberg's own REST catalog server ({@code RESTCatalogServlet} over {@code RESTCatalogAdapter}
+ * over an {@code InMemoryCatalog}) on a free loopback port, for tests of REST clients.
+ *
+ * <pre>{@code
+ * try (EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.uniform(4, 2)).start()) {
+ *   EmbeddedTable table = catalog.createTable(TableIdentifier.of("db", "events"), schema);
+ *   long snapshot = table.append(table.dataFile("s3://bucket/events/a.parquet", 100).build());
+ *   ScanPlanner planner = ScanPlanner.builder().uri(catalog.uri()).build();
+ * }
+ * }</pre>
+ *
+ * <p>Tables hold metadata only: data and delete files are entries in manifests, never written, which is
+ * all server-side planning reads. The knobs ({@link #tasksPerPlanTask}, {@link #planAsync},
+ * {@link #submittedPolls}, {@link #tasksLatency}, {@link #fanOut}, {@link #planningEndpoints}) can be set before or after
+ * {@link #start()}; a change applies to the requests that arrive after it.
+ *
+ * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
+ * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
+ * plans it issued when it closes. What it cannot isolate: Iceberg's in-memory FileIO is JVM-wide too, so
+ * the metadata files of closed catalogs stay in memory (each catalog writes under its own warehouse
+ * location), and an asynchronous Iceberg plan still being planned when its catalog closes may leave its
+ * plan-tasks behind.
+ */
+public final class EmbeddedIcebergCatalog implements AutoCloseable {
+
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final ServerSettings settings = new ServerSettings();
+  private final RequestCounter counter = new RequestCounter();
+  private final PlanningAdapter adapter;
+  private @Nullable Server server;
+  private @Nullable String uri;
+  private boolean closed;
+
+  private EmbeddedIcebergCatalog() {
+    this.catalog.initialize("embedded",
+        Map.of("warehouse", "memory://embedded-iceberg-catalog/" + UUID.randomUUID() + "/warehouse"));
+    this.adapter = new PlanningAdapter(this.catalog, this.settings, this.counter);
+  }
+
+  /** A catalog that is not started yet: set knobs, create tables, then {@link #start()}. */
+  public static EmbeddedIcebergCatalog create() {
+    return new EmbeddedIcebergCatalog();
+  }
+
+  /**
+   * File scan tasks per plan-task in Iceberg's own planning (its {@code PlanningBehavior}): the plan
+   * response holds the first {@code n} tasks and a chain of plan-tasks of {@code n} tasks each follows.
+   * Default 100, as in Iceberg. Not used while a {@link #fanOut(FanOut) fan-out} is set.
+   */
+  public EmbeddedIcebergCatalog tasksPerPlanTask(int tasksPerPlanTask) {
+    if (tasksPerPlanTask < 1) {
+      throw new IllegalArgumentException("tasksPerPlanTask must be at least 1: " + tasksPerPlanTask);
+    }
+    this.settings.tasksPerPlanTask = tasksPerPlanTask;
+    return this;
+  }
+
+  /**
+   * Whether plans are answered {@code submitted} with a plan id for the client to poll. Without a
+   * fan-out Iceberg plans in the background and polls return {@code submitted} until it is done (a
+   * race the client usually loses once or twice); with one the plan is complete after
+   * {@link #submittedPolls(int)} polls.
+   */
+  public EmbeddedIcebergCatalog planAsync(boolean planAsync) {
+    this.settings.planAsync = planAsync;
+    return this;
+  }
+
+  /**
+   * With a fan-out and {@link #planAsync(boolean)}: how many polls of each plan answer
+   * {@code submitted} (a bare status, as the spec's {@code EmptyPlanningResult}) before one answers
+   * with the completed plan. Default 0: the first poll completes it.
+   */
+  public EmbeddedIcebergCatalog submittedPolls(int submittedPolls) {
+    if (submittedPolls < 0) {
+      throw new IllegalArgumentException("submittedPolls must not be negative: " + submittedPolls);
+    }
+    this.settings.submittedPolls = submittedPolls;
+    return this;
+  }
+
+  /** A delay before each {@code /tasks} response (default none), to make fetch concurrency measurable. */
+  public EmbeddedIcebergCatalog tasksLatency(Duration latency) {
+    Objects.requireNonNull(latency, "latency");
+    if (latency.isNegative()) {
+      throw new IllegalArgumentException("latency must not be negative: " + latency);
+    }
+    this.settings.tasksLatency = latency;
+    return this;
+  }
+
+  /**
+   * Serves plans over a tree of plan-task handles of this shape instead of Iceberg's chain: Iceberg
+   * plans the scan (same table, snapshot, filter and projection), then its tasks are dealt over the
+   * tree's nodes as {@link FanOut} describes. {@code null} (the default) restores Iceberg's own planning.
+   */
+  public EmbeddedIcebergCatalog fanOut(@Nullable FanOut fanOut) {
+    this.settings.fanOut = fanOut;
+    return this;
+  }
+
+  /**
+   * Whether the catalog supports server-side planning (default true). When false, {@code /v1/config}
+   * advertises no planning endpoint and the planning routes answer 400 "No route for request", as for
+   * any route Iceberg's adapter does not know; the requests are still counted.
+   */
+  public EmbeddedIcebergCatalog planningEndpoints(boolean supported) {
+    this.settings.planningEndpoints = supported;
+    return this;
+  }
+
+  /**
+   * Starts the server on a free port of 127.0.0.1.
+   *
+   * @throws IllegalStateException when already started or closed, or when the server cannot start
+   */
+  public synchronized EmbeddedIcebergCatalog start() {
+    if (this.closed || this.server != null) {
+      throw new IllegalStateException(this.closed ? "the catalog is closed" : "the catalog is already started");
+    }
+    QueuedThreadPool threads = new QueuedThreadPool();
+    threads.setName("embedded-iceberg-catalog");
+    // A test that forgets close() must not keep the JVM alive.
+    threads.setDaemon(true);
+    Server jetty = new Server(threads);
+    ServerConnector connector = new ServerConnector(jetty);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    jetty.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    context.addServlet(new ServletHolder(new RESTCatalogServlet(this.adapter)), "/*");
+    jetty.setHandler(context);
+    try {
+      jetty.start();
+    }
+    catch (Exception failure) {
+      stopQuietly(jetty, failure);
+      throw new IllegalStateException("the embedded Iceberg catalog could not start", failure);
+    }
+    this.server = jetty;
+    this.uri = "http://127.0.0.1:" + connector.getLocalPort();
+    return this;
+  }
+
+  /**
+   * The base URI clients are configured with (requests go to {@code {uri}/v1/config}, …), e.g.
+   * {@code http://127.0.0.1:40123}.
+   *
+   * @throws IllegalStateException before {@link #start()}
+   */
+  public synchronized String uri() {
+    if (this.uri == null) {
+      throw new IllegalStateException("the catalog is not started");
+    }
+    return this.uri;
+  }
+
+  /** Whether the server is started and not closed. */
+  public synchronized boolean isRunning() {
+    return this.server != null && !this.closed;
+  }
+
+  /** The catalog behind the server, for anything this class does not cover. */
+  public InMemoryCatalog catalog() {
+    return this.catalog;
+  }
+
+  /** Creates a namespace and whichever of its ancestors do not exist yet; existing ones are kept. */
+  public Namespace createNamespace(String... levels) {
+    if (levels.length == 0) {
+      throw new IllegalArgumentException("a namespace needs at least one level");
+    }
+    Namespace namespace = Namespace.of(levels);
+    for (int length = 1; length <= levels.length; length++) {
+      Namespace level = Namespace.of(Arrays.copyOf(levels, length));
+      if (!this.catalog.namespaceExists(level)) {
+        this.catalog.createNamespace(level);
+      }
+    }
+    return namespace;
+  }
+
+  /** Creates an unpartitioned format-version 2 table, and its namespace if needed. */
+  public EmbeddedTable createTable(TableIdentifier identifier, Schema schema) {
+    return createTable(identifier, schema, PartitionSpec.unpartitioned(), 2);
+  }
+
+  /**
+   * Creates a table, and its namespace if needed.
+   *
+   * @param spec the partition spec, bound to {@code schema} ({@code PartitionSpec.builderFor(schema)…})
+   * @param formatVersion the table format version (2 or 3; deletion vectors need 3)
+   */
+  public EmbeddedTable createTable(TableIdentifier identifier, Schema schema, PartitionSpec spec, int formatVersion) {
+    createNamespace(identifier.namespace().levels());
+    this.catalog.buildTable(identifier, schema).withPartitionSpec(spec)
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)).create();
+    return new EmbeddedTable(this.catalog, identifier);
+  }
+
+  /**
+   * An existing table.
+   *
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException when there is none
+   */
+  public EmbeddedTable table(TableIdentifier identifier) {
+    this.catalog.loadTable(identifier);
+    return new EmbeddedTable(this.catalog, identifier);
+  }
+
+  /** The planning requests answered so far. */
+  public RequestCounts requestCounts() {
+    return this.counter.snapshot();
+  }
+
+  /** Starts the counts again from zero, e.g. after setting up tables. */
+  public void resetRequestCounts() {
+    this.counter.reset();
+  }
+
+  /** Stops the server and removes this catalog's plans; idempotent. */
+  @Override
+  public synchronized void close() {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    RuntimeException failure = null;
+    if (this.server != null) {
+      try {
+        this.server.stop();
+      }
+      catch (Exception stopFailure) {
+        failure = new IllegalStateException("the embedded Iceberg catalog did not stop cleanly", stopFailure);
+      }
+    }
+    this.adapter.close();
+    try {
+      this.catalog.close();
+    }
+    catch (Exception closeFailure) {
+      if (failure == null) {
+        failure = new IllegalStateException("the in-memory catalog did not close cleanly", closeFailure);
+      }
+      else {
+        failure.addSuppressed(closeFailure);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedIcebergCatalog[" + (this.uri != null ? this.uri : "not started") + (this.closed ? ", closed" : "")
+        + "]";
+  }
+
+  private static void stopQuietly(Server jetty, Exception failure) {
+    try {
+      jetty.stop();
+    }
+    catch (Exception stopFailure) {
+      failure.addSuppressed(stopFailure);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.icebergscan.planning.test;
+
+import java.util.List;
+
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.HTTPRequest.HTTPMethod;
+import org.apache.iceberg.rest.RESTUtil;
+
+/**
+ * The requests the embedded catalog treats specially, recognised from the method and the path the
+ * servlet hands over ({@code v1/namespaces/{namespace}/tables/{table}/plan}, no leading slash, still
+ * percent-encoded); everything else is {@link #OTHER} and goes to Iceberg's adapter untouched.
+ */
+enum PlanningRoute {
+  CONFIG, PLAN, POLL, CANCEL, TASKS, OTHER;
+
+  /**
+   * The namespace separator Iceberg's 1.11 adapter decodes paths with (its own constant is
+   * package-private); the adapter advertises the same value as the {@code namespace-separator} override.
+   */
+  private static final String NAMESPACE_SEPARATOR = "%2E";
+
+  static PlanningRoute of(HTTPMethod method, String path) {
+    List<String> parts = List.of(path.split("/", -1));
+    if (parts.size() == 2 && "v1".equals(parts.get(0)) && "config".equals(parts.get(1))) {
+      return method == HTTPMethod.GET ? CONFIG : OTHER;
+    }
+    if (!isTablePath(parts)) {
+      return OTHER;
+    }
+    String action = parts.get(5);
+    if (parts.size() == 6 && "plan".equals(action) && method == HTTPMethod.POST) {
+      return PLAN;
+    }
+    if (parts.size() == 6 && "tasks".equals(action) && method == HTTPMethod.POST) {
+      return TASKS;
+    }
+    if (parts.size() == 7 && "plan".equals(action)) {
+      return method == HTTPMethod.GET ? POLL : method == HTTPMethod.DELETE ? CANCEL : OTHER;
+    }
+    return OTHER;
+  }
+
+  /** The table of a table route's path. */
+  static TableIdentifier table(String path) {
+    String[] parts = path.split("/", -1);
+    Namespace namespace = RESTUtil.decodeNamespace(parts[2], NAMESPACE_SEPARATOR);
+    return TableIdentifier.of(namespace, RESTUtil.decodeString(parts[4]));
+  }
+
+  /** The plan id of a poll or cancel path. */
+  static String planId(String path) {
+    String[] parts = path.split("/", -1);
+    return RESTUtil.decodeString(parts[6]);
+  }
+
+  private static boolean isTablePath(List<String> parts) {
+    return (parts.size() == 6 || parts.size() == 7) && "v1".equals(parts.get(0)) && "namespaces".equals(parts.get(1))
+        && "tables".equals(parts.get(3));
+  }
+}

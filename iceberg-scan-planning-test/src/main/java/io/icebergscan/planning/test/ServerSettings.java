@@ -1,0 +1,22 @@
+package io.icebergscan.planning.test;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The knobs of a running catalog. Each is read once per request, so a change applies to the requests
+ * that start after it; a plan keeps the shape it was planned with.
+ */
+final class ServerSettings {
+
+  /** Iceberg's own default ({@code PlanningBehavior.numberFileScanTasksPerPlanTask()}). */
+  static final int DEFAULT_TASKS_PER_PLAN_TASK = 100;
+
+  volatile int tasksPerPlanTask = DEFAULT_TASKS_PER_PLAN_TASK;
+  volatile boolean planAsync;
+  volatile int submittedPolls;
+  volatile Duration tasksLatency = Duration.ZERO;
+  volatile @Nullable FanOut fanOut;
+  volatile boolean planningEndpoints = true;
+}

@@ -1,0 +1,70 @@
+package io.icebergscan.planning.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.iceberg.util.JsonUtil;
+
+/** Plain HTTP against the catalog, to look at the wire format itself. */
+final class RawHttp {
+
+  record Response(int status, String body) {
+
+    JsonNode json() {
+      try {
+        return JsonUtil.mapper().readTree(this.body);
+      }
+      catch (IOException failure) {
+        throw new UncheckedIOException("not JSON: " + this.body, failure);
+      }
+    }
+  }
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String base;
+
+  RawHttp(EmbeddedIcebergCatalog catalog) {
+    this.base = catalog.uri();
+  }
+
+  Response get(String path) {
+    return send(HttpRequest.newBuilder(URI.create(this.base + path)).GET());
+  }
+
+  Response post(String path, String json) {
+    return send(HttpRequest.newBuilder(URI.create(this.base + path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  Response delete(String path) {
+    return send(HttpRequest.newBuilder(URI.create(this.base + path)).DELETE());
+  }
+
+  /** POST …/tasks for a handle. */
+  Response tasks(String tablePath, String planTask) {
+    return post(tablePath + "/tasks", "{\"plan-task\":" + quote(planTask) + "}");
+  }
+
+  private static String quote(String value) {
+    return JsonUtil.mapper().getNodeFactory().textNode(value).toString();
+  }
+
+  private Response send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.body());
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+    catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(interrupted);
+    }
+  }
+}
