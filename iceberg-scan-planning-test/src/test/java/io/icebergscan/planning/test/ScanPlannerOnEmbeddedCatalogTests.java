@@ -11,7 +11,6 @@ import io.icebergscan.planning.test.Tables.TaskView;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,11 +90,9 @@ class ScanPlannerOnEmbeddedCatalogTests {
 
   /**
    * A poll may answer {@code submitted} as the spec's EmptyPlanningResult, a bare status without a
-   * plan-id, and Apache Iceberg's server does; the planner rejects that answer.
+   * plan-id, and Apache Iceberg's server does: the planner keeps polling.
    */
   @Test
-  @Disabled("planning core bug: ResponseParser requires a plan-id on a submitted poll answer and fails with "
-      + "MalformedResponseException \"malformed response at 'plan-id': a submitted plan needs a plan-id to poll\"")
   void keepsPollingWhileAPollAnswersSubmitted() {
     this.catalog.planAsync(true).submittedPolls(2).fanOut(FanOut.uniform(2, 1)).start();
     EmbeddedTable table = Tables.withEveryKindOfDelete(this.catalog, EVENTS);
