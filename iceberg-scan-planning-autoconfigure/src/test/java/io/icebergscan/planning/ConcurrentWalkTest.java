@@ -173,35 +173,46 @@ class ConcurrentWalkTest {
   @Test
   void aFailureAbortsLaterRequestsLetsEarlierOnesFinishAndReturnsWithoutWaitingForTheRest() {
     Gate earlier = new Gate();
+    Gate failure = new Gate();
     this.catalog.plan(json(200, completed("p", List.of(), List.of("before", "broken", "after"))))
         .task("before", tasks(List.of("before.parquet"), List.of()).gated(earlier))
-        .task("broken", error(500, "InternalServerError"))
+        // fails once all three reached the server, so that aborting "after" is something it can observe
+        .task("broken", error(500, "InternalServerError").gated(failure))
         // would answer long after the test's bounded waits
         .task("after", tasks(List.of("after.parquet"), List.of()).after(Duration.ofMinutes(5)));
     ScanPlanner planner = planner(4);
 
     CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> planner.plan(TABLE));
+    this.catalog.awaitStarted("after");
+    this.catalog.awaitStarted("before");
+    failure.open();
     this.catalog.awaitAbandoned("after");
     assertThat(plan).isNotDone();
     assertThat(this.catalog.abandoned).doesNotContain("before");
     earlier.open();
 
-    RestException failure = catchThrowableOfType(RestException.class, () -> unwrap(plan));
-    assertThat(failure.planTask()).isEqualTo("broken");
-    assertThat(failure.statusCode()).isEqualTo(500);
+    RestException thrown = catchThrowableOfType(RestException.class, () -> unwrap(plan));
+    assertThat(thrown.planTask()).isEqualTo("broken");
+    assertThat(thrown.statusCode()).isEqualTo(500);
     assertThat(this.catalog.answered).contains("before");
     this.catalog.awaitDeletes(1);
   }
 
   @Test
   void onceTheOutcomeIsDecidedEveryRequestInFlightIsAbortedAndTheCallReturns() {
+    Gate failure = new Gate();
     this.catalog.plan(json(200, completed("p", List.of(), List.of("broken", "slow-1", "slow-2"))))
-        .task("broken", error(500, "InternalServerError").after(Duration.ofMillis(50)))
+        .task("broken", error(500, "InternalServerError").gated(failure))
         .task("slow-1", tasks(List.of(), List.of()).after(Duration.ofMinutes(5)))
         .task("slow-2", tasks(List.of(), List.of()).after(Duration.ofMinutes(5)));
     ScanPlanner planner = planner(4);
 
-    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(RestException.class)
+    CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> planner.plan(TABLE));
+    this.catalog.awaitStarted("slow-1");
+    this.catalog.awaitStarted("slow-2");
+    failure.open();
+
+    assertThatThrownBy(() -> unwrap(plan)).isInstanceOf(RestException.class)
         .extracting(e -> ((RestException) e).planTask()).isEqualTo("broken");
     this.catalog.awaitAbandoned("slow-1");
     this.catalog.awaitAbandoned("slow-2");
