@@ -39,6 +39,13 @@ final class CatalogClient {
   static final String FETCH_TASKS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks";
 
   private static final String DEFAULT_NAMESPACE_SEPARATOR = "%1F";
+  /**
+   * The request attribute WebClient sets for {@code uri(String template, Object...)} and hands to its
+   * observation as the URI template: the {@code uri} tag of {@code http.client.requests}. Requests here
+   * are sent to URIs encoded by hand, so the template is set explicitly: without it the tag is
+   * {@code none}, and a raw URI would carry table names and plan ids.
+   */
+  static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
   private static final byte[] NO_BODY = new byte[0];
 
   /** What discovery tells about the catalog; paths are built from it. */
@@ -55,11 +62,15 @@ final class CatalogClient {
     }
   }
 
-  /** The resource paths of one table. */
-  record TablePaths(String plan, String tasks) {
+  /** The resource paths of one table, and their URI templates (no table names or ids: for metrics). */
+  record TablePaths(String plan, String tasks, String planTemplate, String tasksTemplate) {
 
     String plan(String planId) {
       return this.plan + "/" + encode(planId);
+    }
+
+    String planIdTemplate() {
+      return this.planTemplate + "/{plan-id}";
     }
   }
 
@@ -72,6 +83,7 @@ final class CatalogClient {
 
   private final WebClient webClient;
   private final String baseUri;
+  private final String templateBase;
   private final @Nullable String warehouse;
   private final @Nullable String prefix;
   private final ResponseParser parser;
@@ -83,6 +95,7 @@ final class CatalogClient {
       ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes) {
     this.webClient = webClient;
     this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
+    this.templateBase = displayUri();
     this.warehouse = warehouse;
     this.prefix = prefix;
     this.parser = parser;
@@ -116,7 +129,7 @@ final class CatalogClient {
   private Mono<Catalog> discover() {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
-    return exchange(HttpMethod.GET, uri, null, Call.CONFIG, null, raw -> {
+    return exchange(HttpMethod.GET, uri, this.templateBase + "/v1/config", null, Call.CONFIG, null, raw -> {
       CatalogConfig config = this.parser.config(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
@@ -142,32 +155,36 @@ final class CatalogClient {
     table.namespace().forEach(level -> namespace.add(encode(level)));
     String tableUri = this.baseUri + "/v1/" + (catalog.prefix() != null ? catalog.prefix() + "/" : "")
         + "namespaces/" + namespace + "/tables/" + encode(table.name());
-    return new TablePaths(tableUri + "/plan", tableUri + "/tasks");
+    String tableTemplate = this.templateBase + "/v1/" + (catalog.prefix() != null ? "{prefix}/" : "")
+        + "namespaces/{namespace}/tables/{table}";
+    return new TablePaths(tableUri + "/plan", tableUri + "/tasks", tableTemplate + "/plan", tableTemplate + "/tasks");
   }
 
   Mono<Answer<PlanningResult>> submit(TablePaths paths, byte[] request, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.POST, paths.plan(), request, Call.SUBMIT, null,
+    return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null,
         raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
   }
 
   Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.GET, paths.plan(planId), null, Call.POLL, null,
+    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null,
         raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
   }
 
   Mono<Void> cancel(TablePaths paths, String planId) {
-    return exchange(HttpMethod.DELETE, paths.plan(planId), null, Call.CANCEL, null, raw -> Boolean.TRUE).then();
+    return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null,
+        raw -> Boolean.TRUE).then();
   }
 
   Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.POST, paths.tasks(), request, Call.FETCH_TASKS, planTask,
+    return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask,
         raw -> this.parser.scanTasks(raw.body, planTask, defaultResidual));
   }
 
-  private <T> Mono<T> exchange(HttpMethod method, String uri, byte @Nullable [] body, Call call,
+  private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
       @Nullable String planTask, Function<Raw, T> onSuccess) {
     WebClient.RequestBodySpec spec = this.webClient.method(method)
-        .uri(URI.create(uri))
+        .uri(URI.create(uri)) // sent exactly as encoded here; the template only names it
+        .attribute(URI_TEMPLATE_ATTRIBUTE, uriTemplate)
         .accept(MediaType.APPLICATION_JSON);
     if (body != null) {
       spec.contentType(MediaType.APPLICATION_JSON)
@@ -190,12 +207,18 @@ final class CatalogClient {
 
   private ScanPlanningException transportFailure(HttpMethod method, String uri, @Nullable String planTask,
       Throwable failure) {
+    String shown = redacted(uri);
     if (failure instanceof DataBufferLimitException
         || failure.getCause() instanceof DataBufferLimitException) {
-      return new MalformedResponseException("the response to " + method + " " + uri + " is larger than the limit of "
+      return new MalformedResponseException("the response to " + method + " " + shown + " is larger than the limit of "
           + this.maxResponseBytes + " bytes", null, planTask);
     }
-    return new TransportException(method + " " + uri + " failed: " + failure, planTask, failure);
+    return new TransportException(redacted(method + " " + uri + " failed: " + failure), planTask, failure);
+  }
+
+  /** Text with the user info of every URI in it removed, since it may hold credentials: for messages and logs. */
+  static String redacted(String text) {
+    return text.replaceAll("([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\\s]*@", "$1");
   }
 
   /** Seconds or an HTTP-date (RFC 9110); anything else is ignored. */

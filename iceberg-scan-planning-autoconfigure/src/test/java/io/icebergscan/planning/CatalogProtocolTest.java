@@ -241,6 +241,18 @@ class CatalogProtocolTest {
   }
 
   @Test
+  void credentialsInTheCatalogUriNeverReachExceptionMessages() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    ScanPlanner planner = planner(ScanPlanner.builder().uri("http://alice:s3cr3t@127.0.0.1:" + port + "/catalog"));
+    assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(TransportException.class)
+        .hasMessageContaining("http://127.0.0.1:" + port + "/catalog/v1/config")
+        .hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice");
+  }
+
+  @Test
   void aConnectionDroppedMidAnswerIsATransportExceptionNamingTheHandle() {
     enqueue(200, ALL_ENDPOINTS);
     enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");

@@ -1,0 +1,75 @@
+package io.icebergscan.planning.autoconfigure;
+
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.metrics.ScanPlanningMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+/**
+ * Auto-configuration of the {@link ScanPlanningMetrics} and of the metrics of the planner's executor.
+ * The {@code iceberg.scan.planning} observation needs nothing here: the planner reports it to the
+ * {@code ObservationRegistry} bean, whose meter handler turns it into a timer.
+ */
+@AutoConfiguration(after = ScanPlanningAutoConfiguration.class, afterName = {
+    "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass({ ScanPlanningMetrics.class, MeterRegistry.class })
+@ConditionalOnBean({ ScanPlanner.class, MeterRegistry.class })
+public final class ScanPlanningMetricsAutoConfiguration {
+
+  /** The {@code name} tag of the executor's {@code executor.*} meters: its bean name, as Spring Boot tags others. */
+  static final String EXECUTOR_METRICS_NAME = ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME;
+
+  /**
+   * A listener of the auto-configured planner, so it must not need the planner to be created: it looks
+   * the planner up when its gauge is first read.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  ScanPlanningMetrics icebergScanPlanningMetrics(ObjectProvider<ScanPlanner> planner) {
+    return new ScanPlanningMetrics(planner::getIfUnique);
+  }
+
+  /**
+   * Spring Boot's task executor metrics cover the planner's executor only when another {@code Executor}
+   * bean switches them on (one that is not a default candidate does not), so it is bound here too, under
+   * the name Spring Boot gives it: when both bind it, the meters are the same ones, registered once.
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "icebergScanPlanningExecutorMetrics")
+  MeterBinder icebergScanPlanningExecutorMetrics(
+      @Qualifier(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
+    return registry -> {
+      ExecutorService pool = threadPool(executor.getIfAvailable());
+      if (pool != null) {
+        new ExecutorServiceMetrics(pool, EXECUTOR_METRICS_NAME, List.of()).bindTo(registry);
+      }
+    };
+  }
+
+  private static @Nullable ExecutorService threadPool(@Nullable Executor executor) {
+    if (executor instanceof ThreadPoolTaskExecutor taskExecutor) {
+      try {
+        return taskExecutor.getThreadPoolExecutor();
+      }
+      catch (IllegalStateException notInitialized) {
+        return null;
+      }
+    }
+    return executor instanceof ExecutorService service ? service : null;
+  }
+}

@@ -1,0 +1,5 @@
+/** Micrometer meters for scan planning, usable without auto-configuration. */
+@NullMarked
+package io.icebergscan.planning.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,281 @@
+package io.icebergscan.planning.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+import io.icebergscan.planning.RestException;
+import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.TestCatalogs;
+import io.icebergscan.planning.metrics.ScanPlanningMetrics;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.task.TaskExecutorMetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.boot.webclient.autoconfigure.WebClientObservationAutoConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Meters after real plans against a scripted catalog, in contexts with and without Micrometer's pieces. */
+class ScanPlanningMetricsAutoConfigurationTests {
+
+  private static final TableIdentifier TABLE = TableIdentifier.of("db", "events");
+  private static final Duration BOUND = Duration.ofSeconds(10);
+  private static final String EXECUTOR = "icebergScanPlanningExecutor";
+
+  private final TestCatalogs.Catalog catalog = TestCatalogs.start();
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, ScanPlanningAutoConfiguration.class,
+          ScanPlanningMetricsAutoConfiguration.class))
+      .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+      .withPropertyValues("iceberg.rest.uri=" + this.catalog.uri(), "iceberg.rest.scan-planning.max-concurrency=2");
+
+  @AfterEach
+  void close() {
+    this.catalog.close();
+  }
+
+  private static ScanPlan plan(AssertableApplicationContext context) {
+    return context.getBean(ScanPlanner.class).plan(TABLE);
+  }
+
+  @Test
+  void aPlanIsTimedFetchByFetchAndCountedInTasks() {
+    this.catalog.completedPlan("plan-1", List.of("root"), List.of("a", "b"))
+        .task("a", List.of("a1", "a2"), List.of("c"))
+        .task("b", List.of("b1"), List.of())
+        .task("c", List.of("c1"), List.of());
+    this.runner.run(context -> {
+      assertThat(context).hasSingleBean(ScanPlanningMetrics.class).doesNotHaveBean(ObservationRegistry.class);
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+
+      assertThat(plan(context).tasks()).hasSize(5);
+
+      assertThat(this.catalog.fetches()).isEqualTo(3);
+      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS)
+          .tag("outcome", "SUCCESS").summary().count()).isEqualTo(1));
+      assertThat(registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS).summary().totalAmount()).isEqualTo(5);
+      assertThat(registry.get(ScanPlanningMetrics.FETCHES).tag("outcome", "SUCCESS").tag("exception", "none")
+          .timer().count()).isEqualTo(3);
+      assertThat(registry.get(ScanPlanningMetrics.FETCHES).timers()).hasSize(1);
+      // the observation's timer needs an ObservationRegistry
+      assertThat(registry.find("iceberg.scan.planning").meters()).isEmpty();
+    });
+  }
+
+  @Test
+  void metersAreDescribedAndTaggedWithBoundedValuesOnly() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
+    this.runner.run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      plan(context);
+      await().atMost(BOUND).until(() -> registry.find(ScanPlanningMetrics.FILE_SCAN_TASKS).summary() != null);
+
+      Meter.Id fetches = registry.get(ScanPlanningMetrics.FETCHES).timer().getId();
+      Meter.Id tasks = registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS).summary().getId();
+      Meter.Id inFlight = registry.get(ScanPlanningMetrics.REQUESTS_IN_FLIGHT).gauge().getId();
+      assertThat(List.of(fetches, tasks, inFlight)).allSatisfy(id -> assertThat(id.getDescription()).isNotBlank());
+      assertThat(tasks.getBaseUnit()).isEqualTo("tasks");
+      assertThat(inFlight.getBaseUnit()).isEqualTo("requests");
+      assertThat(fetches.getTags()).extracting(tag -> tag.getKey()).containsExactlyInAnyOrder("outcome", "exception");
+      assertThat(tasks.getTags()).extracting(tag -> tag.getKey()).containsExactly("outcome");
+      assertThat(inFlight.getTags()).isEmpty();
+    });
+  }
+
+  @Test
+  void failedFetchesAndPlansAreTaggedWithTheirOutcome() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("bad"))
+        .failingTask("bad", 500, "ServiceFailureException");
+    this.runner.run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+
+      assertThatThrownBy(() -> plan(context)).isInstanceOf(RestException.class);
+
+      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS)
+          .tag("outcome", "FAILURE").summary().count()).isEqualTo(1));
+      assertThat(registry.get(ScanPlanningMetrics.FETCHES).tag("outcome", "FAILURE")
+          .tag("exception", "RestException").timer().count()).isEqualTo(1);
+      assertThat(registry.find(ScanPlanningMetrics.FETCHES).tag("outcome", "SUCCESS").timer()).isNull();
+    });
+  }
+
+  @Test
+  void theGaugeFollowsFetchesInFlight() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("a", "b"));
+    Runnable releaseA = this.catalog.heldTask("a", List.of("a1"));
+    Runnable releaseB = this.catalog.heldTask("b", List.of("b1"));
+    this.runner.run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> plan(context));
+      try {
+        this.catalog.awaitFetchStarted("a");
+        this.catalog.awaitFetchStarted("b");
+        await().atMost(BOUND).until(() -> registry.get(ScanPlanningMetrics.REQUESTS_IN_FLIGHT).gauge().value() == 2);
+      }
+      finally {
+        releaseA.run();
+        releaseB.run();
+      }
+      assertThat(plan.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).tasks()).hasSize(2);
+      assertThat(registry.get(ScanPlanningMetrics.REQUESTS_IN_FLIGHT).gauge().value()).isZero();
+    });
+  }
+
+  @Test
+  void thePlannersExecutorIsMetered() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
+    this.runner.run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      assertThat(registry.get("executor.pool.max").tag("name", EXECUTOR).gauge().value()).isEqualTo(2);
+
+      plan(context);
+
+      await().atMost(BOUND).until(() -> registry.get("executor.completed").tag("name", EXECUTOR)
+          .functionCounter().count() > 0);
+    });
+  }
+
+  /**
+   * Spring Boot's executor metrics run only when some other Executor bean is there (a bean that is not a
+   * default candidate does not satisfy their condition), and then they bind every TaskExecutor,
+   * the planner's too. Both use the bean name, so the meters are the same ones, registered once.
+   */
+  @Test
+  void springBootsExecutorMetricsBindThePlannersExecutorOnlyBesideAnotherExecutor() {
+    ApplicationContextRunner withoutOwnBinder = this.runner
+        .withConfiguration(AutoConfigurations.of(TaskExecutorMetricsAutoConfiguration.class))
+        .withBean("icebergScanPlanningExecutorMetrics", MeterBinder.class, () -> registry -> {
+        });
+    withoutOwnBinder.run(context -> assertThat(executorMeters(context, EXECUTOR)).isEmpty());
+    withoutOwnBinder.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+        .run(context -> assertThat(executorMeters(context, EXECUTOR)).isNotEmpty());
+  }
+
+  @Test
+  void besideSpringBootsExecutorMetricsThePlannersExecutorIsMeteredOnce() {
+    this.runner.run(context -> {
+      List<Meter.Id> ownOnly = executorMeters(context, EXECUTOR);
+      this.runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
+          TaskExecutorMetricsAutoConfiguration.class)).run(both -> {
+            assertThat(both).hasBean("applicationTaskExecutor");
+            assertThat(executorMeters(both, "applicationTaskExecutor")).isNotEmpty();
+            assertThat(executorMeters(both, EXECUTOR)).containsExactlyInAnyOrderElementsOf(ownOnly);
+            assertThat(both.getBean(MeterRegistry.class).find("executor.pool.max").gauges())
+                .extracting(gauge -> gauge.getId().getTag("name"))
+                .containsExactlyInAnyOrder("applicationTaskExecutor", EXECUTOR);
+          });
+    });
+  }
+
+  private static List<Meter.Id> executorMeters(AssertableApplicationContext context, String name) {
+    return context.getBean(MeterRegistry.class).getMeters().stream()
+        .map(Meter::getId)
+        .filter(id -> id.getName().startsWith("executor") && name.equals(id.getTag("name")))
+        .toList();
+  }
+
+  @Test
+  void withObservationsAPlanIsAlsoTimedAsAnObservation() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
+    this.runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class)).run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+
+      plan(context);
+
+      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get("iceberg.scan.planning")
+          .tag("outcome", "SUCCESS").tag("exception", "none").timer().count()).isEqualTo(1));
+      assertThat(registry.get("iceberg.scan.planning").timer().getId().getTags())
+          .extracting(tag -> tag.getKey()).doesNotContain("iceberg.table");
+      assertThat(registry.get(ScanPlanningMetrics.FETCHES).timer().count()).isEqualTo(1);
+    });
+  }
+
+  @Test
+  void httpClientRequestsAreTaggedWithUriTemplatesWhileTheEncodedUrisAreSent() {
+    this.catalog.config(TestCatalogs.ALL_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"prefix\":\"wh\"}"))
+        .submittedPlan("plan-42", List.of("root"), List.of("a"))
+        .task("a", List.of("a1"), List.of());
+    this.runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+            WebClientAutoConfiguration.class, WebClientObservationAutoConfiguration.class))
+        .withPropertyValues("iceberg.rest.warehouse=my wh")
+        .run(context -> {
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+
+          context.getBean(ScanPlanner.class).plan(TableIdentifier.of(List.of("db"), "web events"));
+
+          String table = "/v1/{prefix}/namespaces/{namespace}/tables/{table}";
+          await().atMost(BOUND).untilAsserted(() -> assertThat(uris(registry))
+              .containsExactlyInAnyOrder("/v1/config", table + "/plan", table + "/plan/{plan-id}", table + "/tasks"));
+          assertThat(this.catalog.requests()).containsSubsequence("GET /v1/config?warehouse=my%20wh",
+              "POST /v1/wh/namespaces/db/tables/web%20events/plan",
+              "GET /v1/wh/namespaces/db/tables/web%20events/plan/plan-42",
+              "POST /v1/wh/namespaces/db/tables/web%20events/tasks");
+        });
+  }
+
+  private static Set<String> uris(MeterRegistry registry) {
+    return registry.find("http.client.requests").timers().stream()
+        .map(timer -> timer.getId().getTag("uri"))
+        .collect(Collectors.toSet());
+  }
+
+  @Test
+  void withoutMicrometerOnTheClassPathThePlannerStillWorks() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ScanPlanningAutoConfiguration.class,
+            ScanPlanningMetricsAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader("io.micrometer.core."))
+        .withPropertyValues("iceberg.rest.uri=" + this.catalog.uri())
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(ScanPlanner.class)
+              .doesNotHaveBean(ScanPlanningMetrics.class)
+              .doesNotHaveBean("icebergScanPlanningExecutorMetrics");
+          assertThat(plan(context).tasks()).hasSize(1);
+        });
+  }
+
+  @Test
+  void withoutAMeterRegistryNothingIsMetered() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ScanPlanningAutoConfiguration.class,
+            ScanPlanningMetricsAutoConfiguration.class))
+        .withPropertyValues("iceberg.rest.uri=" + this.catalog.uri())
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ScanPlanner.class)
+            .doesNotHaveBean(ScanPlanningMetrics.class));
+  }
+
+  @Test
+  void withoutAPlannerNothingIsMetered() {
+    this.runner.withPropertyValues("iceberg.rest.scan-planning.enabled=false")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ScanPlanner.class)
+            .doesNotHaveBean(ScanPlanningMetrics.class));
+  }
+
+  @Test
+  void backsOffFromMetricsOfTheApplication() {
+    ScanPlanningMetrics own = new ScanPlanningMetrics();
+    this.runner.withBean(ScanPlanningMetrics.class, () -> own)
+        .run(context -> assertThat(context).getBean(ScanPlanningMetrics.class).isSameAs(own));
+  }
+}
