@@ -89,11 +89,13 @@ final class CatalogClient {
   private final ResponseParser parser;
   private final Scheduler parseScheduler;
   private final long maxResponseBytes;
+  private final RetryPolicy retryPolicy;
   private final Mono<Catalog> discovery;
 
   CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
-      ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes) {
+      ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes, RetryPolicy retryPolicy) {
     this.webClient = webClient;
+    this.retryPolicy = retryPolicy;
     this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
     this.templateBase = displayUri();
     this.warehouse = warehouse;
@@ -199,10 +201,12 @@ final class CatalogClient {
           if (raw.status >= 200 && raw.status < 300) {
             return onSuccess.apply(raw);
           }
-          throw CatalogErrors.map(call, raw.status, this.parser.error(raw.body), planTask);
+          throw CatalogErrors.map(call, raw.status, this.parser.error(raw.body), planTask)
+              .retryAfter(retryAfter(raw.headers));
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
-            failure -> transportFailure(method, uri, planTask, failure));
+            failure -> transportFailure(method, uri, planTask, failure))
+        .retryWhen(this.retryPolicy.retry());
   }
 
   private ScanPlanningException transportFailure(HttpMethod method, String uri, @Nullable String planTask,

@@ -251,7 +251,18 @@ final class ResponseParser {
 
     private @Nullable String planId(JsonNode root) {
       JsonNode node = optional(root, "plan-id");
-      return node == null ? null : nonEmptyString(node, "plan-id");
+      if (node == null) {
+        return null;
+      }
+      String planId = nonEmptyString(node, "plan-id");
+      // The id goes into request paths (poll, DELETE): one that could climb or split the path is refused.
+      String lower = planId.toLowerCase(Locale.ROOT);
+      if (planId.equals(".") || planId.equals("..") || planId.indexOf('/') >= 0 || planId.indexOf('\\') >= 0
+          || lower.contains("%2f") || lower.contains("%5c") || lower.contains("%2e%2e")
+          || planId.chars().anyMatch(Character::isISOControl)) {
+        throw fail("a plan-id must not be able to change the request path", "plan-id");
+      }
+      return planId;
     }
 
     private List<StorageCredential> storageCredentials(JsonNode root) {

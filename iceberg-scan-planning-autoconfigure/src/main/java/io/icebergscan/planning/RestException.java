@@ -1,5 +1,7 @@
 package io.icebergscan.planning;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 /** The catalog answered with an HTTP error status. */
@@ -7,6 +9,7 @@ public class RestException extends ScanPlanningException {
 
   private final int statusCode;
   private final @Nullable String errorType;
+  private @Nullable Duration retryAfter;
 
   public RestException(int statusCode, @Nullable String errorType, String message, @Nullable String planTask) {
     super("HTTP " + statusCode + (errorType != null ? " " + errorType : "") + ": " + message, planTask, null);
@@ -17,6 +20,16 @@ public class RestException extends ScanPlanningException {
   /** The HTTP status code of the error response. */
   public int statusCode() {
     return this.statusCode;
+  }
+
+  /** The delay the catalog asked for in {@code Retry-After}, or {@code null}. */
+  public @Nullable Duration retryAfter() {
+    return this.retryAfter;
+  }
+
+  RestException retryAfter(@Nullable Duration retryAfter) {
+    this.retryAfter = retryAfter;
+    return this;
   }
 
   /** The {@code error.type} of the error body, or {@code null} when the body had none. */

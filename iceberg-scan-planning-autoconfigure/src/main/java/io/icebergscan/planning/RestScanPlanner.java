@@ -40,7 +40,7 @@ final class RestScanPlanner implements ScanPlanner {
   /** How to reach the catalog, as the builder collected it. */
   record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
       @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder, @Nullable Executor executor,
-      Duration connectTimeout, Duration responseTimeout, int maxResponseBytes) {
+      Duration connectTimeout, Duration responseTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
   }
 
   RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
@@ -84,7 +84,7 @@ final class RestScanPlanner implements ScanPlanner {
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);
     this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
-        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes());
+        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes(), connection.retryPolicy());
   }
 
   private static ThreadPoolTaskExecutor defaultExecutor(int maxConcurrency) {

@@ -84,6 +84,12 @@ public interface ScanPlanner extends AutoCloseable {
     public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(60);
     /** Default number of fetched responses a stream may hold ahead of its consumer. */
     public static final int DEFAULT_STREAM_BUFFER_SIZE = 256;
+    /** Default number of times a request failing transiently (429, 502, 503, 504, no answer) is sent again. */
+    public static final int DEFAULT_MAX_RETRIES = 3;
+    /** Default first wait before a retry. */
+    public static final Duration DEFAULT_RETRY_INITIAL_DELAY = Duration.ofMillis(100);
+    /** Default longest wait before a retry, also the cap on the catalog's {@code Retry-After}. */
+    public static final Duration DEFAULT_RETRY_MAX_DELAY = Duration.ofSeconds(10);
     /** Default largest response body accepted. */
     public static final int DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
@@ -103,6 +109,9 @@ public interface ScanPlanner extends AutoCloseable {
     private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
     private int streamBufferSize = DEFAULT_STREAM_BUFFER_SIZE;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private int maxRetries = DEFAULT_MAX_RETRIES;
+    private Duration retryInitialDelay = DEFAULT_RETRY_INITIAL_DELAY;
+    private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
     private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
     private @Nullable ScanPlanningObservationConvention observationConvention;
     private final List<ScanPlanningListener> listeners = new ArrayList<>();
@@ -214,6 +223,27 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
+    /**
+     * How often a request that failed transiently (429, 502, 503, 504, or no answer at all) is sent
+     * again; 0 turns retries off. POSTs keep their {@code Idempotency-Key} across attempts.
+     */
+    public Builder maxRetries(int maxRetries) {
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /** The first wait before a retry; it doubles per attempt, with jitter, up to {@link #retryMaxDelay}. */
+    public Builder retryInitialDelay(Duration retryInitialDelay) {
+      this.retryInitialDelay = retryInitialDelay;
+      return this;
+    }
+
+    /** The longest wait before a retry, also the cap on a catalog's {@code Retry-After}. */
+    public Builder retryMaxDelay(Duration retryMaxDelay) {
+      this.retryMaxDelay = retryMaxDelay;
+      return this;
+    }
+
     /** Where each plan reports an {@code iceberg.scan.planning} observation; default: none. */
     public Builder observationRegistry(ObservationRegistry observationRegistry) {
       this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
@@ -264,6 +294,11 @@ public interface ScanPlanner extends AutoCloseable {
       if (this.streamBufferSize < 1) {
         throw new IllegalArgumentException("streamBufferSize must be at least 1: " + this.streamBufferSize);
       }
+      if (this.maxRetries < 0) {
+        throw new IllegalArgumentException("maxRetries must not be negative: " + this.maxRetries);
+      }
+      positive(this.retryInitialDelay, "retryInitialDelay");
+      positive(this.retryMaxDelay, "retryMaxDelay");
       if (this.maxResponseBytes < 1) {
         throw new IllegalArgumentException("maxResponseBytes must be at least 1: " + this.maxResponseBytes);
       }
@@ -271,7 +306,8 @@ public interface ScanPlanner extends AutoCloseable {
           this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
       return new RestScanPlanner(new RestScanPlanner.Connection(parsed.toString(), this.warehouse, this.prefix,
           Map.copyOf(this.headers), this.webClient, this.webClientBuilder, this.executor, this.connectTimeout,
-          this.responseTimeout, this.maxResponseBytes), settings,
+          this.responseTimeout, this.maxResponseBytes,
+          new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay)), settings,
           new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));
     }
 

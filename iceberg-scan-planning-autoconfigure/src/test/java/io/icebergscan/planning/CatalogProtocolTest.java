@@ -253,13 +253,18 @@ class CatalogProtocolTest {
   }
 
   @Test
-  void aConnectionDroppedMidAnswerIsATransportExceptionNamingTheHandle() {
+  void aConnectionDroppedMidAnswerIsRetriedAndThenATransportExceptionNamingTheHandle() {
     enqueue(200, ALL_ENDPOINTS);
     enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
-    this.server.enqueue(new MockResponse.Builder().code(200).body("{\"file-scan-tasks\":[" + "{}".repeat(1000))
-        .onResponseBody(new SocketEffect.CloseSocket(true, false, false)).build());
-    assertThatThrownBy(() -> planner().plan(TABLE)).isExactlyInstanceOf(TransportException.class)
+    for (int attempt = 0; attempt < 3; attempt++) {
+      this.server.enqueue(new MockResponse.Builder().code(200).body("{\"file-scan-tasks\":[" + "{}".repeat(1000))
+          .onResponseBody(new SocketEffect.CloseSocket(true, false, false)).build());
+    }
+    ScanPlanner planner = planner(ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(2)
+        .retryInitialDelay(java.time.Duration.ofMillis(1)));
+    assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(TransportException.class)
         .satisfies(e -> assertThat(((ScanPlanningException) e).planTask()).isEqualTo("handle-1"));
+    assertThat(this.server.getRequestCount()).isEqualTo(2 + 3);
   }
 
   @Test

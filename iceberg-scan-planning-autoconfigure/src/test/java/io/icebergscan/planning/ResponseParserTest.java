@@ -784,6 +784,15 @@ class ResponseParserTest {
     rejectPlan(body, fromSubmit, "plan-id");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = { "..", ".", "../../namespaces/other", "a/b", "a\\b", "a%2Fb", "a%2fb", "%2E%2E", "a\nb" })
+  void rejectsPlanIdsThatCouldChangeTheRequestPath(String planId) {
+    String body = "{\"status\": \"submitted\", \"plan-id\": " + JsonMapper.builder().build().writeValueAsString(planId)
+        + "}";
+    rejectPlan(body, true, "plan-id");
+    rejectPlan(body, false, "plan-id");
+  }
+
   @Test
   void aPollsSubmittedAnswerNeedsNoPlanId() {
     assertThat(this.parser.planResult(bytes("{\"status\": \"submitted\"}"), false, null).planId()).isNull();

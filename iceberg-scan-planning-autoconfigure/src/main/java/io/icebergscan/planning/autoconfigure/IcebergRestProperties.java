@@ -20,6 +20,7 @@ import org.springframework.util.unit.DataSize;
  * @param token Bearer token sent as "Authorization: Bearer ..." with every request.
  * @param connectTimeout Time to establish a connection to the catalog.
  * @param responseTimeout Time to wait for each response of the catalog.
+ * @param retry Retries of requests that failed transiently.
  * @param scanPlanning Settings of server-side scan planning.
  */
 @ConfigurationProperties("iceberg.rest")
@@ -31,6 +32,7 @@ public record IcebergRestProperties(
     @Nullable String token,
     @DefaultValue("10s") Duration connectTimeout,
     @DefaultValue("60s") Duration responseTimeout,
+    @DefaultValue Retry retry,
     @DefaultValue ScanPlanning scanPlanning) {
 
   public IcebergRestProperties {
@@ -45,7 +47,29 @@ public record IcebergRestProperties(
     return "IcebergRestProperties[uri=" + this.uri + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
         + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + (this.token != null ? "******" : null)
         + ", connectTimeout=" + this.connectTimeout + ", responseTimeout=" + this.responseTimeout
-        + ", scanPlanning=" + this.scanPlanning + "]";
+        + ", retry=" + this.retry + ", scanPlanning=" + this.scanPlanning + "]";
+  }
+
+  /**
+   * Retries of requests that failed transiently: HTTP 429, 502, 503 and 504, and requests that got no
+   * answer. POSTs keep their Idempotency-Key on every attempt.
+   *
+   * @param maxRetries How often a request is sent again; 0 turns retries off.
+   * @param initialDelay First wait before a retry; it doubles per attempt, with jitter.
+   * @param maxDelay Longest wait before a retry, also the cap on the catalog's Retry-After.
+   */
+  public record Retry(
+      @DefaultValue("3") int maxRetries,
+      @DefaultValue("100ms") Duration initialDelay,
+      @DefaultValue("10s") Duration maxDelay) {
+
+    public Retry {
+      if (maxRetries < 0) {
+        throw new IllegalArgumentException("iceberg.rest.retry.max-retries must not be negative, but was " + maxRetries);
+      }
+      positive(initialDelay, "iceberg.rest.retry.initial-delay");
+      positive(maxDelay, "iceberg.rest.retry.max-delay");
+    }
   }
 
   /**

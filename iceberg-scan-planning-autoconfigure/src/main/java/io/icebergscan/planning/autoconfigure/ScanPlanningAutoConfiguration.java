@@ -76,7 +76,10 @@ public final class ScanPlanningAutoConfiguration {
         .planTimeout(planning.planTimeout())
         .cancelTimeout(planning.cancelTimeout())
         .streamBufferSize(planning.streamBufferSize())
-        .maxResponseBytes((int) planning.maxResponseSize().toBytes());
+        .maxResponseBytes((int) planning.maxResponseSize().toBytes())
+        .maxRetries(properties.retry().maxRetries())
+        .retryInitialDelay(properties.retry().initialDelay())
+        .retryMaxDelay(properties.retry().maxDelay());
     properties.headers().forEach(builder::header);
     if (properties.token() != null) {
       builder.header("Authorization", "Bearer " + properties.token());

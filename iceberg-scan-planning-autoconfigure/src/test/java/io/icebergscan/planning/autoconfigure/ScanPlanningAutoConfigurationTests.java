@@ -30,6 +30,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ScanPlanningAutoConfigurationTests {
 
@@ -87,6 +88,20 @@ class ScanPlanningAutoConfigurationTests {
       assertThat(requests).allSatisfy(r -> assertThat(r.getHeaders().get("X-Customized")).isEqualTo("by-webclient"));
       assertThat(requests.get(1).getTarget()).isEqualTo("/catalog/v1/namespaces/db/tables/t/plan");
     });
+  }
+
+  @Test
+  void retrySettingsReachThePlanner() throws Exception {
+    this.server.enqueue(new MockResponse.Builder().code(200).body(CONFIG).build());
+    for (int i = 0; i < 2; i++) {
+      this.server.enqueue(new MockResponse.Builder().code(503).body("{}").build());
+    }
+    this.runner.withPropertyValues(uri(), "iceberg.rest.retry.max-retries=1", "iceberg.rest.retry.initial-delay=1ms")
+        .run(context -> {
+          assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t")))
+              .isInstanceOf(io.icebergscan.planning.RestException.class);
+          assertThat(this.server.getRequestCount()).isEqualTo(1 + 2);
+        });
   }
 
   @Test
@@ -175,6 +190,9 @@ class ScanPlanningAutoConfigurationTests {
       IcebergRestProperties.ScanPlanning planning = properties.scanPlanning();
       assertThat(properties.connectTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_CONNECT_TIMEOUT);
       assertThat(properties.responseTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_RESPONSE_TIMEOUT);
+      assertThat(properties.retry().maxRetries()).isEqualTo(ScanPlanner.Builder.DEFAULT_MAX_RETRIES);
+      assertThat(properties.retry().initialDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_RETRY_INITIAL_DELAY);
+      assertThat(properties.retry().maxDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_RETRY_MAX_DELAY);
       assertThat(planning.enabled()).isTrue();
       assertThat(planning.maxConcurrency()).isEqualTo(Runtime.getRuntime().availableProcessors());
       assertThat(planning.pollInitialDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_POLL_INITIAL_DELAY);

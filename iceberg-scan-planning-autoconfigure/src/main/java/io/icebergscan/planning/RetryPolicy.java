@@ -1,0 +1,56 @@
+package io.icebergscan.planning;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.netty.handler.timeout.TimeoutException;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+/**
+ * Which failed requests are sent again, and when: 429 and 503 (after the catalog's
+ * {@code Retry-After}, capped), 502 and 504, and requests that got no answer at all (refused or reset
+ * connections), but not timeouts, which already waited long. Every POST carries an
+ * {@code Idempotency-Key} that stays the same on each attempt, so retrying a POST is safe. A retried
+ * request is still one request to its caller: one plan-task fetch for the walk, holding its slot.
+ */
+record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
+
+  Retry retry() {
+    return Retry.from(signals -> signals.concatMap(signal -> {
+      Throwable failure = signal.failure();
+      if (signal.totalRetries() >= this.maxRetries || !retryable(failure)) {
+        return Mono.error(failure);
+      }
+      return Mono.delay(delay(signal.totalRetries(), failure));
+    }));
+  }
+
+  static boolean retryable(Throwable failure) {
+    if (failure instanceof RestException rest) {
+      int status = rest.statusCode();
+      return status == 429 || status == 502 || status == 503 || status == 504;
+    }
+    if (failure instanceof TransportException) {
+      for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+        if (cause instanceof TimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Exponential with equal jitter, capped; the catalog's Retry-After when it asks for longer (also capped). */
+  Duration delay(long retry, Throwable failure) {
+    long cap = this.maxDelay.toMillis();
+    long exponential = Math.min(cap, this.initialDelay.toMillis() << Math.min(retry, 30));
+    long jittered = exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1);
+    Duration delay = Duration.ofMillis(jittered);
+    if (failure instanceof RestException rest && rest.retryAfter() != null && rest.retryAfter().compareTo(delay) > 0) {
+      delay = rest.retryAfter().compareTo(this.maxDelay) > 0 ? this.maxDelay : rest.retryAfter();
+    }
+    return delay;
+  }
+}
