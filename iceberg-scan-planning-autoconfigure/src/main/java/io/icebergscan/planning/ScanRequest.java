@@ -41,6 +41,11 @@ public record ScanRequest(
     if (startSnapshotId != null && endSnapshotId == null) {
       throw new IllegalArgumentException("startSnapshotId " + startSnapshotId + " needs an endSnapshotId");
     }
+    if (endSnapshotId != null && startSnapshotId == null) {
+      // Apache Iceberg's server answers a bare end with an HTML 500: say what is wrong before sending it
+      throw new IllegalArgumentException("endSnapshotId " + endSnapshotId
+          + " needs a startSnapshotId: an incremental scan is a range; for one snapshot use snapshotId");
+    }
     select = select == null ? null : List.copyOf(select);
     statsFields = statsFields == null ? null : List.copyOf(statsFields);
     if (filter != null && filter.isBlank()) {

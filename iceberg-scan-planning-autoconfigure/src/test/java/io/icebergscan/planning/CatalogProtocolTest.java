@@ -153,6 +153,8 @@ class CatalogProtocolTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("snapshotId");
     assertThatThrownBy(() -> ScanRequest.builder().startSnapshotId(1).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("endSnapshotId");
+    assertThatThrownBy(() -> ScanRequest.builder().endSnapshotId(2).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startSnapshotId");
     assertThatThrownBy(() -> planner.plan(TABLE, ScanRequest.builder().filter("{not json").build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("filter");
     assertThatThrownBy(() -> planner.plan(TABLE, ScanRequest.builder().maxConcurrency(3).build()))
