@@ -35,6 +35,9 @@ public final class LatencyCatalog implements AutoCloseable {
   private final LoopResources loops = LoopResources.create("latency-catalog", 1, true);
   private final DisposableServer server;
   private final AtomicInteger fetches = new AtomicInteger();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger maxInFlight = new AtomicInteger();
+  private volatile java.util.@org.jspecify.annotations.Nullable Queue<String> timeline;
 
   public LatencyCatalog(PlanTree tree) {
     this.tree = tree;
@@ -61,6 +64,18 @@ public final class LatencyCatalog implements AutoCloseable {
   /** {@code /tasks} requests answered or started since the last call. */
   public int takeFetches() {
     return this.fetches.getAndSet(0);
+  }
+
+  /** The most {@code /tasks} requests in flight at once since the last call (a check of the limit). */
+  public int takeMaxInFlight() {
+    return this.maxInFlight.getAndSet(0);
+  }
+
+  /** Starts recording "+h<i> t" / "-h<i> t" lines (nanoTime) of each /tasks request (diagnostics only). */
+  public java.util.Queue<String> recordTimeline() {
+    java.util.Queue<String> events = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    this.timeline = events;
+    return events;
   }
 
   private static String handles(java.util.List<Integer> nodes) {
@@ -90,7 +105,18 @@ public final class LatencyCatalog implements AutoCloseable {
               .sendString(Mono.just("{\"error\":{\"message\":\"no such plan task\",\"type\":\"NoSuchPlanTaskException\",\"code\":404}}"))
               .then();
         }
-        return Mono.delay(this.latency[node]).then(send(response, this.tasks[node]));
+        this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+        java.util.Queue<String> events = this.timeline;
+        if (events != null) {
+          events.add("+h" + node + " " + System.nanoTime());
+        }
+        return Mono.delay(this.latency[node]).then(Mono.defer(() -> {
+          this.inFlight.decrementAndGet();
+          if (events != null) {
+            events.add("-h" + node + " " + System.nanoTime());
+          }
+          return send(response, this.tasks[node]);
+        }));
       });
     }
     if (method.equals("DELETE")) {
