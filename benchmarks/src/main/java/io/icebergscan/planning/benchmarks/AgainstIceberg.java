@@ -1,0 +1,136 @@
+package io.icebergscan.planning.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import io.icebergscan.planning.test.FanOut;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Benchmark 3: this planner against Apache Iceberg Java's {@code RESTTableScan} (through
+ * {@code RESTCatalog} with {@code scan-planning-mode=server}) on the same {@link EmbeddedIcebergCatalog}
+ * (Apache Iceberg's own REST server in the JVM), same fan-out shape, {@code latencyMillis} per
+ * {@code /tasks} request (a sleeping Jetty thread; Jetty's pool of 200 is larger than any fan-out here),
+ * and the same number of workers: {@code iceberg.worker.num-threads} for Iceberg, {@code maxConcurrency}
+ * for this planner. Iceberg reads the property once per JVM, so each parameter combination needs its
+ * own fork (the default; do not run with {@code -f 0}).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+public class AgainstIceberg {
+
+  static final TableIdentifier TABLE = TableIdentifier.of("bench", "events");
+
+  /** {@code flat-64}: 64 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64. */
+  @Param({ "flat-64", "tree-1-8-64" })
+  public String shape;
+
+  @Param({ "2", "8" })
+  public int workers;
+
+  @Param({ "ours", "iceberg" })
+  public String client;
+
+  @Param({ "10" })
+  public int latencyMillis;
+
+  private EmbeddedIcebergCatalog catalog;
+  private ScanPlanner planner;
+  private RESTCatalog icebergClient;
+  private Table icebergTable;
+  private int expectedTasks;
+
+  static FanOut fanOut(String shape) {
+    return switch (shape) {
+      case "flat-64" -> FanOut.levels(64);
+      case "tree-1-8-64" -> FanOut.levels(1, 8, 8);
+      default -> throw new IllegalArgumentException("unknown shape " + shape);
+    };
+  }
+
+  @Setup(Level.Trial)
+  public void start() {
+    // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
+    System.setProperty("iceberg.worker.num-threads", Integer.toString(this.workers));
+    this.catalog = EmbeddedIcebergCatalog.create().fanOut(fanOut(this.shape))
+        .tasksLatency(Duration.ofMillis(this.latencyMillis)).start();
+    EmbeddedTable table = this.catalog.createTable(TABLE,
+        new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+    // two tasks per node of either shape (at most 74 nodes): every response carries tasks
+    this.expectedTasks = 160;
+    table.appendDataFiles(this.expectedTasks);
+    if (this.client.equals("ours")) {
+      this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.workers).build();
+    }
+    else {
+      this.icebergClient = new RESTCatalog();
+      this.icebergClient.initialize("client", Map.of("uri", this.catalog.uri(), "scan-planning-mode", "server"));
+      this.icebergTable = this.icebergClient.loadTable(TABLE);
+    }
+  }
+
+  @Benchmark
+  public int plan() {
+    int count;
+    if (this.planner != null) {
+      count = this.planner.plan(io.icebergscan.planning.TableIdentifier.of("bench", "events"), ScanRequest.all())
+          .tasks().size();
+    }
+    else {
+      count = 0;
+      try (CloseableIterable<FileScanTask> tasks = this.icebergTable.newScan().planFiles()) {
+        for (FileScanTask ignored : tasks) {
+          count++;
+        }
+      }
+      catch (IOException failure) {
+        throw new UncheckedIOException(failure);
+      }
+    }
+    if (count != this.expectedTasks) {
+      throw new IllegalStateException(this.client + ": expected " + this.expectedTasks + " tasks, got " + count);
+    }
+    return count;
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws IOException {
+    if (this.planner != null) {
+      this.planner.close();
+    }
+    if (this.icebergClient != null) {
+      this.icebergClient.close();
+    }
+    this.catalog.close();
+  }
+}
