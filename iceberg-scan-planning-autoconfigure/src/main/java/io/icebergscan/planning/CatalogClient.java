@@ -7,6 +7,11 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.StringJoiner;
 import java.util.function.Function;
 
@@ -90,6 +95,8 @@ final class CatalogClient {
   private final Scheduler parseScheduler;
   private final long maxResponseBytes;
   private final RetryPolicy retryPolicy;
+  private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
   private final Mono<Catalog> discovery;
 
   CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
@@ -172,6 +179,36 @@ final class CatalogClient {
         raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
   }
 
+  /**
+   * Sends the DELETE of an abandoned plan without anyone waiting for it, bounded by {@code timeout};
+   * {@link #close} gives such requests a grace period instead of cutting them off or leaking them.
+   */
+  void cancelInBackground(TablePaths paths, String planId, Duration timeout) {
+    if (this.closed) {
+      return;
+    }
+    CompletableFuture<Void> done = cancel(paths, planId).timeout(timeout).onErrorResume(ignored -> Mono.empty())
+        .toFuture();
+    this.background.add(done);
+    done.whenComplete((ignored, failure) -> this.background.remove(done));
+  }
+
+  /** Refuses new requests, lets background ones finish within {@code grace}, then cancels the rest. */
+  void close(Duration grace) {
+    this.closed = true;
+    CompletableFuture<?>[] pending = this.background.toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(pending).get(grace.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    catch (ExecutionException | TimeoutException notAllDone) {
+      // best effort: what is left is cancelled below
+    }
+    this.background.forEach(request -> request.cancel(true));
+  }
+
   Mono<Void> cancel(TablePaths paths, String planId) {
     return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null,
         raw -> Boolean.TRUE).then();
@@ -184,6 +221,9 @@ final class CatalogClient {
 
   private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
       @Nullable String planTask, Function<Raw, T> onSuccess) {
+    if (this.closed) {
+      return Mono.error(new ScanPlanningException("the planner is closed", planTask, null));
+    }
     WebClient.RequestBodySpec spec = this.webClient.method(method)
         .uri(URI.create(uri)) // sent exactly as encoded here; the template only names it
         .attribute(URI_TEMPLATE_ATTRIBUTE, uriTemplate)

@@ -82,9 +82,11 @@ final class PlanRun {
       AtomicReference<Throwable> failure = new AtomicReference<>();
       return withDeadline(planned)
           .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
+          // before the failure or cancel reaches the caller, who may close the planner right away
+          .doOnError(error -> abandon())
+          .doOnCancel(this::abandon)
           .doOnError(failure::set)
           .doFinally(signal -> {
-            finish(signal);
             Outcome outcome = signal == SignalType.ON_COMPLETE ? Outcome.SUCCESS
                 : signal == SignalType.ON_ERROR ? Outcome.FAILURE : Outcome.CANCELLED;
             context.outcome(outcome);
@@ -222,18 +224,12 @@ final class PlanRun {
   }
 
   /** Error, timeout or the caller going away: a plan the catalog still holds gets one best-effort DELETE. */
-  private void finish(SignalType signal) {
-    if (signal == SignalType.ON_COMPLETE) {
-      return;
-    }
+  private void abandon() {
     String id = this.planId;
     Catalog known = this.catalog;
     if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)) {
       return;
     }
-    this.client.cancel(this.paths, id)
-        .timeout(this.settings.cancelTimeout())
-        .onErrorResume(ignored -> Mono.empty())
-        .subscribe();
+    this.client.cancelInBackground(this.paths, id, this.settings.cancelTimeout());
   }
 }

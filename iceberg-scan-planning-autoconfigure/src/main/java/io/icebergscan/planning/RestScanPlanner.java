@@ -28,6 +28,8 @@ final class RestScanPlanner implements ScanPlanner {
   /** Marks work running for a planner, so that a blocking call that would wait on itself is refused. */
   private static final ThreadLocal<Boolean> ON_PLANNER_THREAD = new ThreadLocal<>();
 
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+
   private final PlannerSettings settings;
   private final Instrumentation instrumentation;
   private final CatalogClient client;
@@ -179,10 +181,14 @@ final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public void close() {
-    this.scheduler.dispose();
+    // Abandoned plans' DELETEs get a moment to go out, before the connections and threads they use go.
+    Duration grace = CLOSE_GRACE.compareTo(this.settings.cancelTimeout()) < 0 ? CLOSE_GRACE
+        : this.settings.cancelTimeout();
+    this.client.close(grace);
     if (this.ownedConnections != null) {
-      this.ownedConnections.dispose();
+      this.ownedConnections.disposeLater().block(grace);
     }
+    this.scheduler.dispose();
     if (this.ownedExecutor != null) {
       this.ownedExecutor.shutdown();
     }
