@@ -83,19 +83,11 @@ class FaultInjectionTest {
 
   @Test
   void aResetInTheMiddleOfABodyIsATransportFailureNamingTheHandle() throws Exception {
-    this.server.script((request, out) -> {
-      if (request.contains("/v1/config")) {
-        respond(out, 200, ALL_ENDPOINTS);
-      }
-      else if (request.contains("/plan")) {
-        respond(out, 200, PLAN);
-      }
-      else {
-        write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n"
-            + "{\"file-scan-tasks\":[");
-        throw new IOException("reset");
-      }
-    });
+    this.server.script(planThenTasks((request, out) -> {
+      write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n"
+          + "{\"file-scan-tasks\":[");
+      throw new IOException("reset");
+    }));
     Throwable failure = planAndClose();
     assertThat(failure).isInstanceOf(TransportException.class);
     assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1");
@@ -103,17 +95,8 @@ class FaultInjectionTest {
 
   @Test
   void truncatedJsonIsMalformedNotPartial() throws Exception {
-    this.server.script((request, out) -> {
-      if (request.contains("/v1/config")) {
-        respond(out, 200, ALL_ENDPOINTS);
-      }
-      else if (request.contains("/plan")) {
-        respond(out, 200, PLAN);
-      }
-      else {
-        respond(out, 200, "{\"file-scan-tasks\":[" + TestTasks.json("a.parquet"));
-      }
-    });
+    this.server.script(planThenTasks(
+        (request, out) -> respond(out, 200, "{\"file-scan-tasks\":[" + TestTasks.json("a.parquet"))));
     Throwable failure = planAndClose();
     assertThat(failure).isInstanceOf(MalformedResponseException.class);
     assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1");
@@ -153,6 +136,21 @@ class FaultInjectionTest {
       }
     });
     assertThat(planAndClose()).isExactlyInstanceOf(RestException.class).hasMessageContaining("500");
+  }
+
+  /** A catalog whose plan has one plan-task, {@code h1}, answered by {@code tasks}. */
+  private static FaultyServer.Script planThenTasks(FaultyServer.Script tasks) {
+    return (request, out) -> {
+      if (request.contains("/v1/config")) {
+        respond(out, 200, ALL_ENDPOINTS);
+      }
+      else if (request.contains("/tasks")) {
+        tasks.answer(request, out);
+      }
+      else {
+        respond(out, 200, PLAN);
+      }
+    };
   }
 
   private static void respond(OutputStream out, int status, String body) throws IOException {
