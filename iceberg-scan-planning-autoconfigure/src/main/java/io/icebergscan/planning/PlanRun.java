@@ -82,10 +82,12 @@ final class PlanRun {
       AtomicReference<Throwable> failure = new AtomicReference<>();
       return withDeadline(planned)
           .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
-          // before the failure or cancel reaches the caller, who may close the planner right away
-          .doOnError(error -> abandon())
+          // abandon before the failure or cancel reaches the caller, who may close the planner right away
+          .doOnError(error -> {
+            failure.set(error);
+            abandon();
+          })
           .doOnCancel(this::abandon)
-          .doOnError(failure::set)
           .doFinally(signal -> {
             Outcome outcome = signal == SignalType.ON_COMPLETE ? Outcome.SUCCESS
                 : signal == SignalType.ON_ERROR ? Outcome.FAILURE : Outcome.CANCELLED;
