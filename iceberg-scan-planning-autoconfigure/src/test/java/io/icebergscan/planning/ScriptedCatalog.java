@@ -99,6 +99,7 @@ final class ScriptedCatalog implements AutoCloseable {
   private final ConcurrentLinkedQueue<Reply> planReplies = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Reply> pollReplies = new ConcurrentLinkedQueue<>();
   private volatile Reply lastPollReply = json(200, "{\"status\":\"submitted\"}");
+  private volatile Reply defaultPlanReply = json(200, completed("plan-1", List.of(), List.of()));
   private final Map<String, Reply> taskReplies = new ConcurrentHashMap<>();
 
   final List<String> requests = new CopyOnWriteArrayList<>();
@@ -121,6 +122,12 @@ final class ScriptedCatalog implements AutoCloseable {
 
   ScriptedCatalog plan(Reply reply) {
     this.planReplies.add(reply);
+    return this;
+  }
+
+  /** What POST …/plan answers once the scripted replies are used up. */
+  ScriptedCatalog everyPlan(Reply reply) {
+    this.defaultPlanReply = reply;
     return this;
   }
 
@@ -179,7 +186,7 @@ final class ScriptedCatalog implements AutoCloseable {
     }
     if (method.equals("POST") && uri.endsWith("/plan")) {
       Reply reply = this.planReplies.poll();
-      return send(response, reply != null ? reply : json(200, completed("plan-1", List.of(), List.of())), null);
+      return send(response, reply != null ? reply : this.defaultPlanReply, null);
     }
     if (method.equals("GET") && uri.contains("/plan/")) {
       this.pollTimes.add(System.nanoTime());
