@@ -28,10 +28,6 @@ final class ConcurrencyLimiter {
     this.permits = permits;
   }
 
-  int permits() {
-    return this.permits;
-  }
-
   /** Takes a permit if one is free and nobody is queued before the caller; otherwise queues the caller. */
   synchronized boolean tryAcquire(Waiter waiter) {
     if (this.used < this.permits && this.waiters.isEmpty()) {

@@ -93,7 +93,6 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     @Nullable List<FileScanTask> tasks;
     @Nullable ScanPlanningException failure;
     @Nullable Runnable abort;
-    boolean consumed;
 
     Node(String handle, @Nullable Node parent, int index, int depth) {
       this.handle = handle;
@@ -390,7 +389,6 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
           }
           this.queue.poll();
           this.seen.add(handle);
-          node.consumed = true;
           node.tasks = null;
           this.unconsumedStarted--;
           this.maxDepth = Math.max(this.maxDepth, node.depth);

@@ -169,10 +169,6 @@ final class ScriptedCatalog implements AutoCloseable {
     await().atMost(Duration.ofSeconds(10)).until(() -> this.deletes.size() >= count);
   }
 
-  long fetches(String handle) {
-    return this.fetchOrder.stream().filter(handle::equals).count();
-  }
-
   private Mono<Void> route(HttpServerRequest request, HttpServerResponse response) {
     String method = request.method().name();
     String uri = request.uri();
