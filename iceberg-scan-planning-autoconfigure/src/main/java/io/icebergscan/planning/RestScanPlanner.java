@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.icebergscan.planning.model.FileScanTask;
 import io.netty.channel.ChannelOption;
@@ -140,8 +141,11 @@ final class RestScanPlanner implements ScanPlanner {
   @Override
   public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
     // Checked at call time, so a bad request fails before anything is subscribed or sent.
-    newRun(table, request, this.settings.streamBufferSize());
-    return Flux.defer(() -> newRun(table, request, this.settings.streamBufferSize()).responses())
+    PlanRun first = newRun(table, request, this.settings.streamBufferSize());
+    AtomicBoolean firstTaken = new AtomicBoolean();
+    // a run holds one plan's state: the first subscription takes the checked one, any later one a new run
+    return Flux.defer(() -> (firstTaken.compareAndSet(false, true) ? first
+            : newRun(table, request, this.settings.streamBufferSize())).responses())
         .flatMapIterable(tasks -> tasks, 1);
   }
 

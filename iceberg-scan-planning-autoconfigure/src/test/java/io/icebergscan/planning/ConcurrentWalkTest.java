@@ -254,6 +254,19 @@ class ConcurrentWalkTest {
   }
 
   @Test
+  void eachSubscriptionToAStreamIsAPlanOfItsOwn() {
+    this.catalog.everyPlan(json(200, completed("p", List.of("root.parquet"), List.of("a"))))
+        .task("a", tasks(List.of("a.parquet"), List.of()));
+    reactor.core.publisher.Flux<String> stream = planner(2).planTasks(TABLE, ScanRequest.all())
+        .map(task -> task.dataFile().filePath());
+
+    assertThat(stream.collectList().block(Duration.ofSeconds(30))).containsExactly("root.parquet", "a.parquet");
+    assertThat(stream.collectList().block(Duration.ofSeconds(30))).containsExactly("root.parquet", "a.parquet");
+    assertThat(this.catalog.requestsMatching("POST /v1/namespaces/db/tables/events/plan")).hasSize(2);
+    assertThat(this.catalog.fetchOrder).containsExactly("a", "a");
+  }
+
+  @Test
   void cancellingTheSubscriptionAbortsInFlightRequestsAndAbandonsThePlan() {
     this.catalog.plan(json(200, completed("plan-7", List.of("root.parquet"), List.of("x", "y"))))
         .task("x", tasks(List.of(), List.of()).after(Duration.ofMinutes(5)))
