@@ -94,13 +94,15 @@ final class CatalogClient {
   private final ResponseParser parser;
   private final Scheduler parseScheduler;
   private final long maxResponseBytes;
+  private final Duration requestTimeout;
   private final RetryPolicy retryPolicy;
   private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
   private final Mono<Catalog> discovery;
 
   CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
-      ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes, RetryPolicy retryPolicy) {
+      ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes, Duration requestTimeout,
+      RetryPolicy retryPolicy) {
     this.webClient = webClient;
     this.retryPolicy = retryPolicy;
     this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
@@ -110,6 +112,7 @@ final class CatalogClient {
     this.parser = parser;
     this.parseScheduler = parseScheduler;
     this.maxResponseBytes = maxResponseBytes;
+    this.requestTimeout = requestTimeout;
     // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
     this.discovery = Mono.defer(this::discover).cache(catalog -> Duration.ofMillis(Long.MAX_VALUE),
         failure -> Duration.ZERO, () -> Duration.ZERO);
@@ -236,6 +239,10 @@ final class CatalogClient {
     return spec.exchangeToMono(response -> response.bodyToMono(byte[].class)
             .defaultIfEmpty(NO_BODY)
             .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)))
+        // the response timeout bounds each silence, not a body that trickles in: this bounds the whole
+        .timeout(this.requestTimeout, Mono.error(() -> new TransportException(redacted(method + " " + uri)
+            + " got no complete answer within the request timeout of " + this.requestTimeout, planTask,
+            new TimeoutException("request timeout"))))
         .publishOn(this.parseScheduler)
         .map(raw -> {
           if (raw.status >= 200 && raw.status < 300) {
@@ -246,6 +253,8 @@ final class CatalogClient {
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> transportFailure(method, uri, planTask, failure))
+        .onErrorMap(failure -> failure instanceof AuthenticationException && planTask != null,
+            failure -> new AuthenticationException(failure.getMessage(), planTask, failure.getCause()))
         .retryWhen(this.retryPolicy.retry());
   }
 

@@ -2,7 +2,7 @@ package io.icebergscan.planning;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +22,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
+import reactor.core.publisher.Sinks;
 
 /**
  * One plan's life: discovery, submission, polling until the catalog completes it, the plan-task walk,
@@ -41,6 +42,9 @@ final class PlanRun {
   private final @Nullable String defaultResidual;
   private final Instrumentation instrumentation;
   private final AtomicInteger requests = new AtomicInteger();
+  /** The plans running on this planner: each is ended by {@link #breakOff} when a planner thread fails. */
+  private final Set<PlanRun> running;
+  private final Sinks.One<ScanPlanningException> brokenOff = Sinks.one();
 
   private volatile @Nullable Catalog catalog;
   private volatile @Nullable TablePaths paths;
@@ -51,8 +55,9 @@ final class PlanRun {
   private volatile @Nullable PlanTaskWalk walk;
 
   PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
-      Instrumentation instrumentation, TableIdentifier table, ScanRequest request, int window) {
+      Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table, ScanRequest request, int window) {
     this.client = client;
+    this.running = running;
     this.instrumentation = instrumentation;
     this.bodies = bodies;
     this.limiter = limiter;
@@ -80,7 +85,8 @@ final class PlanRun {
       Observation observation = this.instrumentation.startObservation(context);
       AtomicLong delivered = new AtomicLong();
       AtomicReference<Throwable> failure = new AtomicReference<>();
-      return withDeadline(planned)
+      this.running.add(this);
+      return bounded(planned)
           .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
           // abandon before the failure or cancel reaches the caller, who may close the planner right away
           .doOnError(error -> {
@@ -89,6 +95,7 @@ final class PlanRun {
           })
           .doOnCancel(this::abandon)
           .doFinally(signal -> {
+            this.running.remove(this);
             Outcome outcome = signal == SignalType.ON_COMPLETE ? Outcome.SUCCESS
                 : signal == SignalType.ON_ERROR ? Outcome.FAILURE : Outcome.CANCELLED;
             context.outcome(outcome);
@@ -214,15 +221,29 @@ final class PlanRun {
     return fetch::dispose;
   }
 
-  /** The plan timeout bounds the whole plan: submission, polling and walk. */
-  private Flux<List<FileScanTask>> withDeadline(Flux<List<FileScanTask>> planned) {
-    AtomicBoolean expired = new AtomicBoolean();
+  /**
+   * Ends the plan with a failure: a planner thread failed with an error Reactor could not signal to
+   * the plan it belonged to (an {@code OutOfMemoryError}, say), so no plan running then can be trusted
+   * to finish; without this its caller would wait for the plan timeout.
+   */
+  void breakOff(Throwable cause) {
+    this.brokenOff.tryEmitValue(new ScanPlanningException("planning " + this.table + " was ended: a planner thread "
+        + "failed with " + cause, null, cause));
+  }
+
+  /**
+   * The plan timeout bounds the whole plan: submission, polling and walk. The plan also ends when it is
+   * {@linkplain #breakOff broken off}. Either way the walk is cancelled, then the failure follows.
+   */
+  private Flux<List<FileScanTask>> bounded(Flux<List<FileScanTask>> planned) {
     Duration timeout = this.settings.planTimeout();
+    Mono<ScanPlanningException> expiry = Mono.delay(timeout)
+        .map(tick -> new PlanTimeoutException("planning " + this.table + " did not finish within " + timeout));
+    AtomicReference<ScanPlanningException> ended = new AtomicReference<>();
+    // an ending that errors would not cancel the walk (takeUntilOther only cancels the main flux on a value)
     return planned
-        .takeUntilOther(Mono.delay(timeout).doOnNext(tick -> expired.set(true)))
-        .concatWith(Mono.defer(() -> expired.get()
-            ? Mono.error(new PlanTimeoutException("planning " + this.table + " did not finish within " + timeout))
-            : Mono.empty()));
+        .takeUntilOther(Mono.firstWithValue(expiry, this.brokenOff.asMono()).doOnNext(ended::set))
+        .concatWith(Mono.defer(() -> ended.get() != null ? Mono.error(ended.get()) : Mono.empty()));
   }
 
   /** Error, timeout or the caller going away: a plan the catalog still holds gets one best-effort DELETE. */

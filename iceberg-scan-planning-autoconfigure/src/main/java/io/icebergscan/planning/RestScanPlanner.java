@@ -5,16 +5,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.icebergscan.planning.model.FileScanTask;
 import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Scheduler;
@@ -36,14 +40,16 @@ final class RestScanPlanner implements ScanPlanner {
   private final CatalogClient client;
   private final RequestBodies bodies;
   private final ConcurrencyLimiter limiter;
+  private final Set<PlanRun> running = ConcurrentHashMap.newKeySet();
   private final Scheduler scheduler;
   private final @Nullable ThreadPoolTaskExecutor ownedExecutor;
   private final @Nullable ConnectionProvider ownedConnections;
 
   /** How to reach the catalog, as the builder collected it. */
   record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
-      @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder, @Nullable Executor executor,
-      Duration connectTimeout, Duration responseTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
+      List<ExchangeFilterFunction> filters, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
+      @Nullable SslContext sslContext, @Nullable Executor executor, Duration connectTimeout, Duration responseTimeout,
+      Duration requestTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
   }
 
   RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
@@ -54,10 +60,22 @@ final class RestScanPlanner implements ScanPlanner {
     Executor delegate = connection.executor() != null ? connection.executor() : this.ownedExecutor;
     this.scheduler = Schedulers.fromExecutor(task -> delegate.execute(() -> {
       ON_PLANNER_THREAD.set(Boolean.TRUE);
+      // Reactor does not signal JVM-fatal errors (OutOfMemoryError...) downstream: it rethrows them and
+      // reports them to the thread's handler. Such a signal is lost to its plan, which would wait for its
+      // timeout; the handler ends every running plan instead, then passes the error on.
+      Thread thread = Thread.currentThread();
+      Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
+      thread.setUncaughtExceptionHandler((failed, error) -> {
+        this.running.forEach(run -> run.breakOff(error));
+        if (previous != null) {
+          previous.uncaughtException(failed, error);
+        }
+      });
       try {
         task.run();
       }
       finally {
+        thread.setUncaughtExceptionHandler(previous);
         ON_PLANNER_THREAD.remove();
       }
     }));
@@ -77,17 +95,23 @@ final class RestScanPlanner implements ScanPlanner {
           .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
               (int) Math.min(Integer.MAX_VALUE, connection.connectTimeout().toMillis()))
           .responseTimeout(connection.responseTimeout());
+      if (connection.sslContext() != null) {
+        SslContext sslContext = connection.sslContext();
+        httpClient = httpClient.secure(tls -> tls.sslContext(sslContext));
+      }
       builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone() : WebClient.builder())
           .clientConnector(new ReactorClientHttpConnector(httpClient));
     }
     WebClient planningClient = builder
         .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(connection.maxResponseBytes()))
         .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
+        .filters(filters -> filters.addAll(connection.filters()))
         .build();
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);
     this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
-        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes(), connection.retryPolicy());
+        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes(), connection.requestTimeout(),
+        connection.retryPolicy());
   }
 
   private static ThreadPoolTaskExecutor defaultExecutor(int maxConcurrency) {
@@ -150,8 +174,8 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   private PlanRun newRun(TableIdentifier table, ScanRequest request, int window) {
-    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, this.instrumentation, table, request,
-        window);
+    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, this.instrumentation, this.running,
+        table, request, window);
   }
 
   @Override

@@ -11,7 +11,9 @@ import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.model.FileScanTask;
 import io.micrometer.observation.ObservationRegistry;
+import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
@@ -82,6 +84,8 @@ public interface ScanPlanner extends AutoCloseable {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Default time to wait for a response of the planner's own HTTP client. */
     public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default longest time one request may take, from sending it to the last byte of its answer. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(2);
     /** Default number of fetched responses a stream may hold ahead of its consumer. */
     public static final int DEFAULT_STREAM_BUFFER_SIZE = 256;
     /** Default number of times a request failing transiently (429, 502, 503, 504, no answer) is sent again. */
@@ -100,6 +104,8 @@ public interface ScanPlanner extends AutoCloseable {
     private int maxConcurrency = Runtime.getRuntime().availableProcessors();
     private @Nullable WebClient webClient;
     private WebClient.@Nullable Builder webClientBuilder;
+    private final List<ExchangeFilterFunction> filters = new ArrayList<>();
+    private @Nullable SslContext sslContext;
     private @Nullable Executor executor;
     private Duration planTimeout = DEFAULT_PLAN_TIMEOUT;
     private Duration pollInitialDelay = DEFAULT_POLL_INITIAL_DELAY;
@@ -107,6 +113,7 @@ public interface ScanPlanner extends AutoCloseable {
     private Duration cancelTimeout = DEFAULT_CANCEL_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private int streamBufferSize = DEFAULT_STREAM_BUFFER_SIZE;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
     private int maxRetries = DEFAULT_MAX_RETRIES;
@@ -170,6 +177,24 @@ public interface ScanPlanner extends AutoCloseable {
     }
 
     /**
+     * Adds a filter to every catalog request, after the planner's own headers are set: authentication
+     * such as {@link OAuth2ClientCredentials}, tracing, logging. Filters run in the order added.
+     */
+    public Builder filter(ExchangeFilterFunction filter) {
+      this.filters.add(Objects.requireNonNull(filter, "filter"));
+      return this;
+    }
+
+    /**
+     * The TLS settings of the planner's own HTTP client (trusted certificates, client key), e.g. from a
+     * Spring Boot SSL bundle; default: the JDK's trust store. Not combinable with {@link #webClient}.
+     */
+    public Builder sslContext(SslContext sslContext) {
+      this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+      return this;
+    }
+
+    /**
      * The executor that parses and validates responses and drives the walk (a
      * {@code ThreadPoolTaskExecutor} in a Spring application); it never blocks on I/O. Default: a
      * {@code ThreadPoolTaskExecutor} of {@code maxConcurrency} threads owned by the planner.
@@ -208,6 +233,15 @@ public interface ScanPlanner extends AutoCloseable {
     /** Response timeout of the planner's own HTTP client (not applied to a WebClient you pass). */
     public Builder responseTimeout(Duration responseTimeout) {
       this.responseTimeout = responseTimeout;
+      return this;
+    }
+
+    /**
+     * The longest time one request may take, from sending it to the last byte of its answer, whatever
+     * the response timeout lets through (a body that trickles in byte by byte); not retried.
+     */
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
       return this;
     }
 
@@ -287,6 +321,11 @@ public interface ScanPlanner extends AutoCloseable {
       positive(this.cancelTimeout, "cancelTimeout");
       positive(this.connectTimeout, "connectTimeout");
       positive(this.responseTimeout, "responseTimeout");
+      positive(this.requestTimeout, "requestTimeout");
+      if (this.webClient != null && this.sslContext != null) {
+        throw new IllegalStateException("sslContext applies to the planner's own HTTP client: configure TLS on the "
+            + "WebClient passed to webClient(...) instead, or pass a webClientBuilder");
+      }
       if (this.pollMaxDelay.compareTo(this.pollInitialDelay) < 0) {
         throw new IllegalArgumentException("pollMaxDelay " + this.pollMaxDelay + " is shorter than pollInitialDelay "
             + this.pollInitialDelay);
@@ -305,8 +344,9 @@ public interface ScanPlanner extends AutoCloseable {
       PlannerSettings settings = new PlannerSettings(this.maxConcurrency, this.planTimeout, this.pollInitialDelay,
           this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
       return new RestScanPlanner(new RestScanPlanner.Connection(parsed.toString(), this.warehouse, this.prefix,
-          Map.copyOf(this.headers), this.webClient, this.webClientBuilder, this.executor, this.connectTimeout,
-          this.responseTimeout, this.maxResponseBytes,
+          Map.copyOf(this.headers), List.copyOf(this.filters), this.webClient, this.webClientBuilder,
+          this.sslContext, this.executor, this.connectTimeout, this.responseTimeout, this.requestTimeout,
+          this.maxResponseBytes,
           new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay)), settings,
           new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));
     }

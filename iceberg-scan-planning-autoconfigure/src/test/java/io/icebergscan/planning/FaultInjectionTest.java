@@ -42,7 +42,7 @@ class FaultInjectionTest {
   private ScanPlanner planner() {
     return ScanPlanner.builder().uri(this.server.uri()).maxConcurrency(2).maxRetries(1)
         .retryInitialDelay(Duration.ofMillis(1)).responseTimeout(Duration.ofMillis(500))
-        .planTimeout(Duration.ofSeconds(3)).build();
+        .requestTimeout(Duration.ofMillis(1500)).planTimeout(Duration.ofSeconds(15)).build();
   }
 
   /** Plans on a fresh planner, closes it, and checks what it left behind. */
@@ -103,7 +103,7 @@ class FaultInjectionTest {
   }
 
   @Test
-  void aTricklingBodyEndsAtThePlanTimeout() throws Exception {
+  void aTricklingBodyEndsAtTheRequestTimeoutNotThePlanTimeout() throws Exception {
     this.server.script((request, out) -> {
       if (request.contains("/v1/config")) {
         respond(out, 200, ALL_ENDPOINTS);
@@ -121,7 +121,12 @@ class FaultInjectionTest {
         }
       }
     });
-    assertThat(planAndClose()).isInstanceOf(PlanTimeoutException.class);
+    long started = System.nanoTime();
+    // each byte comes well within the response timeout (500 ms): only the request timeout (1.5 s) ends it
+    assertThat(planAndClose()).isInstanceOf(TransportException.class).hasMessageContaining("request timeout")
+        .hasMessageContaining("/plan");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+    assertThat(this.server.requests()).as("a request timeout is not retried").isEqualTo(2);
   }
 
   @Test
@@ -176,6 +181,7 @@ class FaultInjectionTest {
     private final ServerSocket socket;
     private final ExecutorService connections = Executors.newCachedThreadPool();
     private final AtomicInteger open = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile Script script = (request, out) -> { };
 
@@ -201,6 +207,10 @@ class FaultInjectionTest {
       return this.open.get();
     }
 
+    int requests() {
+      return this.requests.get();
+    }
+
     private void accept() {
       while (!this.socket.isClosed()) {
         try {
@@ -222,6 +232,7 @@ class FaultInjectionTest {
           if (request == null) {
             return;
           }
+          this.requests.incrementAndGet();
           this.script.answer(request, out);
         }
       }

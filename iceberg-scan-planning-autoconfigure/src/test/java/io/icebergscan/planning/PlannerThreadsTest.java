@@ -8,7 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,7 @@ import static io.icebergscan.planning.ScriptedCatalog.completed;
 import static io.icebergscan.planning.ScriptedCatalog.json;
 import static io.icebergscan.planning.ScriptedCatalog.tasks;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Which threads do the work, and that neither big plans nor many callers can wedge them. */
 class PlannerThreadsTest {
@@ -100,6 +103,33 @@ class PlannerThreadsTest {
           .blockLast(Duration.ofSeconds(30));
     }
     assertThat(threads).singleElement().asString().startsWith("iceberg-scan-planning-");
+  }
+
+  @Test
+  void anOutOfMemoryErrorOnAPlannerThreadEndsThePlanInsteadOfLeavingItToTheTimeout() throws Exception {
+    this.catalog.everyPlan(json(200, completed("p", List.of("root"), List.of("a", "b"))))
+        .task("a", tasks(List.of("a"), List.of()))
+        .task("b", tasks(List.of("b"), List.of()));
+    AtomicBoolean thrown = new AtomicBoolean();
+    // Reactor rethrows JVM-fatal errors instead of signalling them; a listener is code on a planner thread
+    ScanPlanningListener outOfMemory = new ScanPlanningListener() {
+      @Override
+      public void planTaskFetched(TableIdentifier table, Duration duration, ScanPlanningException failure) {
+        if (thrown.compareAndSet(false, true)) {
+          throw new OutOfMemoryError("injected");
+        }
+      }
+    };
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(2)
+        .planTimeout(Duration.ofMinutes(5)).listener(outOfMemory).build()) {
+      CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> planner.plan(TABLE), this.callers);
+
+      assertThatThrownBy(() -> plan.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+          .cause().isInstanceOf(ScanPlanningException.class).hasMessageContaining("OutOfMemoryError")
+          .hasCauseInstanceOf(OutOfMemoryError.class);
+      assertThat(planner.requestsInFlight()).as("the walk was cancelled, its slots freed").isZero();
+      assertThat(planner.plan(TABLE).tasks()).as("the planner still plans").hasSize(3);
+    }
   }
 
   @Test

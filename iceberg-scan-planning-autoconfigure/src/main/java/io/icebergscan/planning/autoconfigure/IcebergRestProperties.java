@@ -1,6 +1,7 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,9 +18,15 @@ import org.springframework.util.unit.DataSize;
  * @param warehouse Warehouse to request from the catalog's "GET /v1/config".
  * @param prefix Path prefix to use unless the catalog's configuration overrides it.
  * @param headers Static HTTP headers sent with every request to the catalog.
- * @param token Bearer token sent as "Authorization: Bearer ..." with every request.
+ * @param token Bearer token sent as "Authorization: Bearer ..." with every request. For tokens that
+ *     expire, use "iceberg.rest.oauth2.*" instead.
+ * @param oauth2 OAuth2 client-credentials authentication against the catalog.
+ * @param ssl TLS settings of the connections to the catalog.
  * @param connectTimeout Time to establish a connection to the catalog.
- * @param responseTimeout Time to wait for each response of the catalog.
+ * @param responseTimeout Time to wait for each response of the catalog, and for each silence while a
+ *     response is read.
+ * @param requestTimeout Longest time one request may take, from sending it to the last byte of its
+ *     answer, however the catalog spreads it out.
  * @param retry Retries of requests that failed transiently.
  * @param scanPlanning Settings of server-side scan planning.
  */
@@ -30,8 +37,11 @@ public record IcebergRestProperties(
     @Nullable String prefix,
     @DefaultValue Map<String, String> headers,
     @Nullable String token,
+    @DefaultValue OAuth2 oauth2,
+    @DefaultValue Ssl ssl,
     @DefaultValue("10s") Duration connectTimeout,
     @DefaultValue("60s") Duration responseTimeout,
+    @DefaultValue("2m") Duration requestTimeout,
     @DefaultValue Retry retry,
     @DefaultValue ScanPlanning scanPlanning) {
 
@@ -39,15 +49,85 @@ public record IcebergRestProperties(
     headers = Map.copyOf(headers);
     positive(connectTimeout, "iceberg.rest.connect-timeout");
     positive(responseTimeout, "iceberg.rest.response-timeout");
+    positive(requestTimeout, "iceberg.rest.request-timeout");
+    if (token != null && oauth2.clientId() != null) {
+      throw new IllegalArgumentException("iceberg.rest.token and iceberg.rest.oauth2.client-id are both set: "
+          + "choose one way to authenticate");
+    }
   }
 
   /** Never shows the token or header values: they often hold credentials. */
   @Override
   public String toString() {
     return "IcebergRestProperties[uri=" + this.uri + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
-        + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + (this.token != null ? "******" : null)
-        + ", connectTimeout=" + this.connectTimeout + ", responseTimeout=" + this.responseTimeout
+        + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
+        + ", oauth2=" + this.oauth2 + ", ssl=" + this.ssl + ", connectTimeout=" + this.connectTimeout
+        + ", responseTimeout=" + this.responseTimeout + ", requestTimeout=" + this.requestTimeout
         + ", retry=" + this.retry + ", scanPlanning=" + this.scanPlanning + "]";
+  }
+
+  private static @Nullable String masked(@Nullable String secret) {
+    return secret != null ? "******" : null;
+  }
+
+  /**
+   * OAuth2 client-credentials authentication against the catalog, through Spring Security's OAuth2
+   * client (add org.springframework.security:spring-security-oauth2-client). On when client-id is set.
+   *
+   * @param clientId Client id registered at the token endpoint.
+   * @param clientSecret Client secret registered at the token endpoint.
+   * @param tokenUri Token endpoint. Defaults to the catalog's own "{uri}/v1/oauth/tokens".
+   * @param scopes Scopes to request.
+   * @param clientAuthenticationMethod How the client authenticates at the token endpoint:
+   *     "client_secret_basic" (an HTTP Basic header) or "client_secret_post" (form parameters, as
+   *     Apache Iceberg's clients send them).
+   * @param refreshBefore How long before its expiry a token is replaced.
+   * @param defaultTokenLifetime Lifetime assumed for a token whose response has no "expires_in".
+   */
+  public record OAuth2(
+      @Nullable String clientId,
+      @Nullable String clientSecret,
+      @Nullable String tokenUri,
+      @DefaultValue("catalog") List<String> scopes,
+      @DefaultValue("client_secret_basic") String clientAuthenticationMethod,
+      @DefaultValue("60s") Duration refreshBefore,
+      @DefaultValue("1h") Duration defaultTokenLifetime) {
+
+    public OAuth2 {
+      scopes = List.copyOf(scopes);
+      if (clientId != null && (clientSecret == null || clientSecret.isEmpty())) {
+        throw new IllegalArgumentException("iceberg.rest.oauth2.client-secret is required with "
+            + "iceberg.rest.oauth2.client-id");
+      }
+      if (!clientAuthenticationMethod.equals("client_secret_basic")
+          && !clientAuthenticationMethod.equals("client_secret_post")) {
+        throw new IllegalArgumentException("iceberg.rest.oauth2.client-authentication-method must be "
+            + "client_secret_basic or client_secret_post, but was " + clientAuthenticationMethod);
+      }
+      if (refreshBefore.isNegative()) {
+        throw new IllegalArgumentException("iceberg.rest.oauth2.refresh-before must not be negative, but was "
+            + refreshBefore);
+      }
+      positive(defaultTokenLifetime, "iceberg.rest.oauth2.default-token-lifetime");
+    }
+
+    /** Never shows the client secret. */
+    @Override
+    public String toString() {
+      return "OAuth2[clientId=" + this.clientId + ", clientSecret=" + masked(this.clientSecret) + ", tokenUri="
+          + this.tokenUri + ", scopes=" + this.scopes + ", clientAuthenticationMethod="
+          + this.clientAuthenticationMethod + ", refreshBefore=" + this.refreshBefore + ", defaultTokenLifetime="
+          + this.defaultTokenLifetime + "]";
+    }
+  }
+
+  /**
+   * TLS settings of the connections to the catalog (and its token endpoint).
+   *
+   * @param bundle Name of the Spring Boot SSL bundle ("spring.ssl.bundle.*") that holds the trusted
+   *     certificates and, for mutual TLS, the client key.
+   */
+  public record Ssl(@Nullable String bundle) {
   }
 
   /**

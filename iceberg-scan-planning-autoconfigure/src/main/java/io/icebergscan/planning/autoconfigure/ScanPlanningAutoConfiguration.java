@@ -6,6 +6,8 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanPlanningListener;
 import io.icebergscan.planning.ScanPlanningObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,14 +17,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.netty.http.client.HttpClient;
 
 /** Auto-configuration of the {@link ScanPlanner} and the executor its fan-out runs on. */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration",
     "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
+    "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration",
     "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass({ ScanPlanner.class, WebClient.class })
 @ConditionalOnBooleanProperty(name = "iceberg.rest.scan-planning.enabled", matchIfMissing = true)
@@ -61,7 +68,8 @@ public final class ScanPlanningAutoConfiguration {
       @Qualifier(EXECUTOR_BEAN_NAME) ThreadPoolTaskExecutor executor,
       ObjectProvider<WebClient.Builder> webClientBuilder, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ScanPlanningObservationConvention> observationConvention,
-      ObjectProvider<ScanPlanningListener> listeners, ObjectProvider<ScanPlannerBuilderCustomizer> customizers) {
+      ObjectProvider<ScanPlanningListener> listeners, ObjectProvider<ScanPlannerBuilderCustomizer> customizers,
+      ObjectProvider<SslBundles> sslBundles, ResourceLoader resourceLoader) {
     IcebergRestProperties.ScanPlanning planning = properties.scanPlanning();
     ScanPlanner.Builder builder = ScanPlanner.builder()
         .uri(properties.uri())
@@ -71,6 +79,7 @@ public final class ScanPlanningAutoConfiguration {
         .executor(executor)
         .connectTimeout(properties.connectTimeout())
         .responseTimeout(properties.responseTimeout())
+        .requestTimeout(properties.requestTimeout())
         .pollInitialDelay(planning.pollInitialDelay())
         .pollMaxDelay(planning.pollMaxDelay())
         .planTimeout(planning.planTimeout())
@@ -84,11 +93,37 @@ public final class ScanPlanningAutoConfiguration {
     if (properties.token() != null) {
       builder.header("Authorization", "Bearer " + properties.token());
     }
-    webClientBuilder.ifAvailable(builder::webClientBuilder);
+    WebClient.Builder clients = webClientBuilder.getIfAvailable(WebClient::builder);
+    builder.webClientBuilder(clients);
+    SslContext sslContext = sslContext(properties, sslBundles);
+    if (sslContext != null) {
+      builder.sslContext(sslContext);
+    }
+    if (properties.oauth2().clientId() != null) {
+      WebClient.Builder tokenClient = clients.clone();
+      if (sslContext != null) {
+        tokenClient.clientConnector(new ReactorClientHttpConnector(
+            HttpClient.create().secure(tls -> tls.sslContext(sslContext))));
+      }
+      builder.filter(CatalogOAuth2.filter(properties, tokenClient.build(), resourceLoader.getClassLoader()));
+    }
     observationRegistry.ifAvailable(builder::observationRegistry);
     observationConvention.ifAvailable(builder::observationConvention);
     listeners.orderedStream().forEach(builder::listener);
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
     return builder.build();
+  }
+
+  private static @Nullable SslContext sslContext(IcebergRestProperties properties, ObjectProvider<SslBundles> bundles) {
+    String name = properties.ssl().bundle();
+    if (name == null) {
+      return null;
+    }
+    SslBundles available = bundles.getIfAvailable();
+    if (available == null) {
+      throw new IllegalStateException("iceberg.rest.ssl.bundle is '" + name + "', but there are no SSL bundles "
+          + "(spring.ssl.bundle.*)");
+    }
+    return CatalogTls.sslContext(name, available.getBundle(name));
   }
 }

@@ -105,6 +105,18 @@ class ScanPlanningAutoConfigurationTests {
   }
 
   @Test
+  void theRequestTimeoutReachesThePlanner() {
+    this.server.enqueue(new MockResponse.Builder().code(200).body(CONFIG).build());
+    // 200 bytes, 10 every 100 ms: every silence is short, the whole body takes 2 s
+    this.server.enqueue(new MockResponse.Builder().code(200).body(" ".repeat(170) + "{\"status\":\"submitted\"}")
+        .throttleBody(10, 100, TimeUnit.MILLISECONDS).build());
+    this.runner.withPropertyValues(uri(), "iceberg.rest.request-timeout=500ms", "iceberg.rest.response-timeout=10s")
+        .run(context -> assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t")))
+            .isInstanceOf(io.icebergscan.planning.TransportException.class)
+            .hasMessageContaining("request timeout of PT0.5S"));
+  }
+
+  @Test
   void theApplicationsOwnTaskExecutorSurvives() {
     this.runner.withPropertyValues(uri()).run(context -> {
       assertThat(context).hasBean("applicationTaskExecutor");
@@ -190,6 +202,7 @@ class ScanPlanningAutoConfigurationTests {
       IcebergRestProperties.ScanPlanning planning = properties.scanPlanning();
       assertThat(properties.connectTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_CONNECT_TIMEOUT);
       assertThat(properties.responseTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_RESPONSE_TIMEOUT);
+      assertThat(properties.requestTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_REQUEST_TIMEOUT);
       assertThat(properties.retry().maxRetries()).isEqualTo(ScanPlanner.Builder.DEFAULT_MAX_RETRIES);
       assertThat(properties.retry().initialDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_RETRY_INITIAL_DELAY);
       assertThat(properties.retry().maxDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_RETRY_MAX_DELAY);

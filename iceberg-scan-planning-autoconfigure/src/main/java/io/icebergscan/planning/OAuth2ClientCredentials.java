@@ -1,0 +1,223 @@
+package io.icebergscan.planning;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.ClientCredentialsReactiveOAuth2AuthorizedClientProvider;
+import org.springframework.security.oauth2.client.InMemoryReactiveOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.RemoveAuthorizedClientReactiveOAuth2AuthorizationFailureHandler;
+import org.springframework.security.oauth2.client.endpoint.WebClientReactiveClientCredentialsTokenResponseClient;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.InMemoryReactiveClientRegistrationRepository;
+import org.springframework.security.oauth2.client.web.reactive.function.client.ServerOAuth2AuthorizedClientExchangeFilterFunction;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+
+/**
+ * OAuth2 client-credentials authentication of every catalog request, on Spring Security's OAuth2 client.
+ *
+ * <p>The access token is obtained from the token endpoint on first use, kept, and obtained again once
+ * it is within {@link Builder#refreshBefore refreshBefore} of its expiry. A token endpoint that gives no
+ * {@code expires_in} gets {@link Builder#defaultLifetime defaultLifetime}. When the catalog answers 401,
+ * the token is dropped and the request is sent once more with a new one; a second 401 is the catalog's
+ * answer. A token endpoint that refuses the credentials ends the request with an
+ * {@link AuthenticationException}. Requires {@code org.springframework.security:spring-security-oauth2-client}.
+ *
+ * <pre>{@code
+ * ScanPlanner planner = ScanPlanner.builder()
+ *     .uri("https://catalog.example.com/api/catalog")
+ *     .filter(OAuth2ClientCredentials.builder()
+ *         .tokenUri("https://catalog.example.com/api/catalog/v1/oauth/tokens")
+ *         .clientId("planner").clientSecret(secret).scope("PRINCIPAL_ROLE:ALL")
+ *         .build())
+ *     .build();
+ * }</pre>
+ */
+public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
+
+  private static final String REGISTRATION_ID = "iceberg-catalog";
+
+  private final ServerOAuth2AuthorizedClientExchangeFilterFunction authorizer;
+  private final String tokenUri;
+
+  private OAuth2ClientCredentials(Builder builder, String tokenUri, String clientId, String clientSecret) {
+    this.tokenUri = tokenUri;
+    ClientRegistration registration = ClientRegistration.withRegistrationId(REGISTRATION_ID)
+        .authorizationGrantType(AuthorizationGrantType.CLIENT_CREDENTIALS)
+        .clientAuthenticationMethod(builder.secretInBody
+            ? ClientAuthenticationMethod.CLIENT_SECRET_POST
+            : ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+        .clientId(clientId)
+        .clientSecret(clientSecret)
+        .tokenUri(tokenUri)
+        .scope(builder.scopes)
+        .build();
+    InMemoryReactiveClientRegistrationRepository registrations = new InMemoryReactiveClientRegistrationRepository(
+        registration);
+    InMemoryReactiveOAuth2AuthorizedClientService tokens = new InMemoryReactiveOAuth2AuthorizedClientService(
+        registrations);
+
+    WebClientReactiveClientCredentialsTokenResponseClient tokenClient =
+        new WebClientReactiveClientCredentialsTokenResponseClient();
+    if (builder.webClient != null) {
+      tokenClient.setWebClient(builder.webClient);
+    }
+    Duration defaultLifetime = builder.defaultLifetime;
+    ClientCredentialsReactiveOAuth2AuthorizedClientProvider provider =
+        new ClientCredentialsReactiveOAuth2AuthorizedClientProvider();
+    provider.setAccessTokenResponseClient(request -> tokenClient.getTokenResponse(request)
+        .map(response -> withLifetime(response, defaultLifetime)));
+    provider.setClockSkew(builder.refreshBefore);
+    provider.setClock(builder.clock);
+
+    AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager manager =
+        new AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager(registrations, tokens);
+    manager.setAuthorizedClientProvider(provider);
+
+    this.authorizer = new ServerOAuth2AuthorizedClientExchangeFilterFunction(manager);
+    this.authorizer.setDefaultClientRegistrationId(REGISTRATION_ID);
+    // a 401 (or 403 with an invalid_token challenge) from the catalog drops the kept token
+    this.authorizer.setAuthorizationFailureHandler(new RemoveAuthorizedClientReactiveOAuth2AuthorizationFailureHandler(
+        (registrationId, principal, attributes) -> tokens.removeAuthorizedClient(registrationId, principal.getName())));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+    return this.authorizer.filter(request, next)
+        .flatMap(response -> response.statusCode().value() != HttpStatus.UNAUTHORIZED.value()
+            ? Mono.just(response)
+            // the failure handler has dropped the token: the same request (same Idempotency-Key) once more
+            : response.releaseBody().then(this.authorizer.filter(request, next)))
+        .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
+            "no access token from " + CatalogClient.redacted(this.tokenUri) + ": " + failure.getMessage(), null,
+            failure));
+  }
+
+  /** A response without {@code expires_in} reads as one second in Spring Security: give it the default lifetime. */
+  private static OAuth2AccessTokenResponse withLifetime(OAuth2AccessTokenResponse response, Duration lifetime) {
+    var token = response.getAccessToken();
+    if (token.getIssuedAt() == null || token.getExpiresAt() == null
+        || Duration.between(token.getIssuedAt(), token.getExpiresAt()).compareTo(Duration.ofSeconds(1)) > 0) {
+      return response;
+    }
+    return OAuth2AccessTokenResponse.withResponse(response).expiresIn(lifetime.toSeconds()).build();
+  }
+
+  @Override
+  public String toString() {
+    return "OAuth2ClientCredentials[tokenUri=" + CatalogClient.redacted(this.tokenUri) + "]";
+  }
+
+  /** Collects the client's registration at the token endpoint. */
+  public static final class Builder {
+
+    private @Nullable String tokenUri;
+    private @Nullable String clientId;
+    private @Nullable String clientSecret;
+    private final Set<String> scopes = new LinkedHashSet<>();
+    private boolean secretInBody;
+    private Duration refreshBefore = Duration.ofSeconds(60);
+    private Duration defaultLifetime = Duration.ofHours(1);
+    private Clock clock = Clock.systemUTC();
+    private @Nullable WebClient webClient;
+
+    private Builder() {
+    }
+
+    /** The token endpoint, e.g. the catalog's {@code …/v1/oauth/tokens} or an identity provider's. */
+    public Builder tokenUri(String tokenUri) {
+      this.tokenUri = tokenUri;
+      return this;
+    }
+
+    public Builder clientId(String clientId) {
+      this.clientId = clientId;
+      return this;
+    }
+
+    public Builder clientSecret(String clientSecret) {
+      this.clientSecret = clientSecret;
+      return this;
+    }
+
+    /** Adds a scope to request (Apache Iceberg's clients ask for {@code catalog} by default). */
+    public Builder scope(String scope) {
+      this.scopes.add(Objects.requireNonNull(scope, "scope"));
+      return this;
+    }
+
+    /**
+     * Sends the client id and secret as form parameters ({@code client_secret_post}, what Apache Iceberg's
+     * clients do) instead of an HTTP Basic header ({@code client_secret_basic}, the default).
+     */
+    public Builder secretInBody(boolean secretInBody) {
+      this.secretInBody = secretInBody;
+      return this;
+    }
+
+    /** How long before its expiry a token is replaced; default 60 seconds. */
+    public Builder refreshBefore(Duration refreshBefore) {
+      this.refreshBefore = Objects.requireNonNull(refreshBefore, "refreshBefore");
+      return this;
+    }
+
+    /** The lifetime assumed for a token whose response has no {@code expires_in}; default one hour. */
+    public Builder defaultLifetime(Duration defaultLifetime) {
+      this.defaultLifetime = Objects.requireNonNull(defaultLifetime, "defaultLifetime");
+      return this;
+    }
+
+    /** The clock that decides whether a kept token is due for refresh. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** The WebClient for token requests (e.g. with the catalog's TLS settings); default: a plain one. */
+    public Builder webClient(WebClient webClient) {
+      this.webClient = webClient;
+      return this;
+    }
+
+    public OAuth2ClientCredentials build() {
+      String uri = required(this.tokenUri, "tokenUri");
+      if (!uri.startsWith("http://") && !uri.startsWith("https://")) {
+        throw new IllegalArgumentException("the token uri '" + CatalogClient.redacted(uri)
+            + "' must be an absolute http(s) URI");
+      }
+      if (this.refreshBefore.isNegative()) {
+        throw new IllegalArgumentException("refreshBefore must not be negative: " + this.refreshBefore);
+      }
+      if (this.defaultLifetime.compareTo(Duration.ofSeconds(1)) <= 0) {
+        throw new IllegalArgumentException("defaultLifetime must be longer than one second: " + this.defaultLifetime);
+      }
+      return new OAuth2ClientCredentials(this, uri, required(this.clientId, "clientId"),
+          required(this.clientSecret, "clientSecret"));
+    }
+
+    private static String required(@Nullable String value, String name) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalStateException(name + " is required for OAuth2 client credentials");
+      }
+      return value;
+    }
+  }
+}

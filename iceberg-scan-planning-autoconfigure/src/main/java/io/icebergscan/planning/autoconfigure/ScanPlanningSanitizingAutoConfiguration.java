@@ -1,0 +1,41 @@
+package io.icebergscan.planning.autoconfigure;
+
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Keeps the catalog's credentials out of {@code /actuator/configprops} and {@code /actuator/env} even
+ * when they are set to show values: the token, the OAuth2 client secret, every static header value
+ * (they carry API keys) and the user info of the catalog URI.
+ */
+@AutoConfiguration
+@ConditionalOnClass(SanitizingFunction.class)
+public final class ScanPlanningSanitizingAutoConfiguration {
+
+  @Bean
+  SanitizingFunction icebergRestCredentialsSanitizer() {
+    return ScanPlanningSanitizingAutoConfiguration::sanitize;
+  }
+
+  static SanitizableData sanitize(SanitizableData data) {
+    // configprops names properties as written in Java (clientSecret), env as configured (client-secret)
+    String key = data.getLowerCaseKey().replace("-", "").replace("_", "");
+    if (!key.startsWith("iceberg.rest.") || data.getValue() == null) {
+      return data;
+    }
+    if (key.equals("iceberg.rest.token") || key.equals("iceberg.rest.oauth2.clientsecret")
+        || key.startsWith("iceberg.rest.headers.") || key.startsWith("iceberg.rest.headers[")) {
+      return data.withSanitizedValue();
+    }
+    if (key.equals("iceberg.rest.uri") || key.equals("iceberg.rest.oauth2.tokenuri")) {
+      String value = data.getValue().toString();
+      String redacted = value.replaceAll("(?i)^([a-z][a-z0-9+.-]*://)[^/?#@]*@", "$1" + SanitizableData.SANITIZED_VALUE
+          + "@");
+      return redacted.equals(value) ? data : data.withValue(redacted);
+    }
+    return data;
+  }
+}

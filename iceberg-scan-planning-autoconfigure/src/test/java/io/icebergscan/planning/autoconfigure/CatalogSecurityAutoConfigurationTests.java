@@ -1,0 +1,228 @@
+package io.icebergscan.planning.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.TransportException;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import okhttp3.tls.HandshakeCertificates;
+import okhttp3.tls.HeldCertificate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.security.oauth2.client.web.reactive.function.client.ServerOAuth2AuthorizedClientExchangeFilterFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** TLS through Spring Boot SSL bundles and OAuth2 client credentials, configured by properties. */
+@ExtendWith(OutputCaptureExtension.class)
+class CatalogSecurityAutoConfigurationTests {
+
+  private static final TableIdentifier TABLE = TableIdentifier.of("db", "t");
+  private static final String CLIENT_SECRET = "client-secret-7f3a";
+  private static final String STATIC_TOKEN = "static-token-91bc";
+  private static final String HEADER_SECRET = "api-key-55d0";
+  private static final String CONFIG = "{\"defaults\":{},\"overrides\":{},\"endpoints\":["
+      + "\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan\","
+      + "\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks\"]}";
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(ScanPlanningAutoConfiguration.class, WebClientAutoConfiguration.class,
+          TaskExecutionAutoConfiguration.class, SslAutoConfiguration.class));
+
+  private final MockWebServer server = new MockWebServer();
+  private final Catalog catalog = new Catalog();
+
+  @TempDir
+  private Path certificates;
+
+  @AfterEach
+  void stop() {
+    this.server.close();
+  }
+
+  private String startPlain() throws IOException {
+    this.server.setDispatcher(this.catalog);
+    this.server.start();
+    return "iceberg.rest.uri=" + this.server.url("/catalog");
+  }
+
+  /** Starts the catalog on TLS with a certificate from a fresh CA, optionally requiring a client certificate. */
+  private String[] startTls(boolean requireClientCertificate) throws IOException {
+    this.server.setDispatcher(this.catalog);
+    this.server.start();
+    HeldCertificate authority = new HeldCertificate.Builder().certificateAuthority(0).build();
+    HeldCertificate serverCertificate = new HeldCertificate.Builder().addSubjectAlternativeName(this.server.getHostName())
+        .signedBy(authority).build();
+    HeldCertificate clientCertificate = new HeldCertificate.Builder().commonName("planner").signedBy(authority)
+        .build();
+    this.server.useHttps(new HandshakeCertificates.Builder().heldCertificate(serverCertificate)
+        .addTrustedCertificate(authority.certificate()).build().sslSocketFactory());
+    if (requireClientCertificate) {
+      this.server.requireClientAuth();
+    }
+    Path ca = Files.writeString(this.certificates.resolve("ca.pem"), authority.certificatePem());
+    Path clientCert = Files.writeString(this.certificates.resolve("client.pem"), clientCertificate.certificatePem());
+    Path clientKey = Files.writeString(this.certificates.resolve("client.key"), clientCertificate.privateKeyPkcs8Pem());
+    return new String[] { "iceberg.rest.uri=" + this.server.url("/catalog"),
+        "spring.ssl.bundle.pem.catalog.truststore.certificate=file:" + ca,
+        "spring.ssl.bundle.pem.catalog.keystore.certificate=file:" + clientCert,
+        "spring.ssl.bundle.pem.catalog.keystore.private-key=file:" + clientKey };
+  }
+
+  @Test
+  void anSslBundleCarriesTheTrustedAuthorityAndTheClientCertificate() throws IOException {
+    this.runner.withPropertyValues(startTls(true)).withPropertyValues("iceberg.rest.ssl.bundle=catalog")
+        .run(context -> {
+          assertThat(context.getBean(ScanPlanner.class).plan(TABLE).planId()).isEqualTo("p");
+          RecordedRequest request = this.catalog.requests.get(0);
+          assertThat(request.getHandshake()).isNotNull();
+          assertThat(request.getHandshake().peerPrincipal().getName()).contains("CN=planner");
+        });
+  }
+
+  @Test
+  void withoutTheBundleTheCatalogsCertificateIsNotTrusted() throws IOException {
+    this.runner.withPropertyValues(startTls(false)).run(context ->
+        assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TABLE))
+            .isInstanceOf(TransportException.class).hasMessageContaining("/v1/config"));
+    assertThat(this.catalog.requests).isEmpty();
+  }
+
+  @Test
+  void anUnknownBundleFailsStartUpNamingIt() throws IOException {
+    this.runner.withPropertyValues(startPlain(), "iceberg.rest.ssl.bundle=nope").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("nope"));
+  }
+
+  @Test
+  void oauth2PropertiesAuthenticateEveryRequestWithATokenFromTheCatalogsOwnEndpointOverTheSameTls()
+      throws IOException {
+    this.runner.withPropertyValues(startTls(false)).withPropertyValues("iceberg.rest.ssl.bundle=catalog",
+        "iceberg.rest.oauth2.client-id=planner", "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET,
+        "iceberg.rest.oauth2.scopes=catalog,PRINCIPAL_ROLE:ALL",
+        "iceberg.rest.oauth2.client-authentication-method=client_secret_post").run(context -> {
+          ScanPlanner planner = context.getBean(ScanPlanner.class);
+          planner.plan(TABLE);
+          planner.plan(TABLE);
+          assertThat(this.catalog.tokenRequests).hasSize(1);
+          RecordedRequest tokenRequest = this.catalog.tokenRequests.get(0);
+          assertThat(tokenRequest.getUrl().encodedPath()).isEqualTo("/catalog/v1/oauth/tokens");
+          assertThat(tokenRequest.getBody().utf8()).contains("grant_type=client_credentials",
+              "client_id=planner", "scope=catalog+PRINCIPAL_ROLE%3AALL");
+          assertThat(this.catalog.requests).hasSize(3)
+              .allSatisfy(request -> assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer tok-1"));
+        });
+  }
+
+  @Test
+  void aConfiguredTokenEndpointIsUsed() throws IOException {
+    this.runner.withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET,
+        "iceberg.rest.oauth2.token-uri=" + this.server.url("/idp/token")).run(context -> {
+          context.getBean(ScanPlanner.class).plan(TABLE);
+          assertThat(this.catalog.tokenRequests).singleElement()
+              .satisfies(request -> assertThat(request.getUrl().encodedPath()).isEqualTo("/idp/token"))
+              .satisfies(request -> assertThat(request.getHeaders().get("Authorization")).startsWith("Basic "));
+        });
+  }
+
+  @Test
+  void oauth2WithoutSpringSecurityFailsStartUpSayingWhatToAdd() throws IOException {
+    this.runner.withClassLoader(new FilteredClassLoader(ServerOAuth2AuthorizedClientExchangeFilterFunction.class))
+        .withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
+            "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET)
+        .run(context -> assertThat(context).getFailure().rootCause()
+            .hasMessageContaining("org.springframework.security:spring-security-oauth2-client"));
+  }
+
+  @Test
+  void conflictingOrIncompleteAuthenticationFailsStartUp() throws IOException {
+    String uri = startPlain();
+    this.runner.withPropertyValues(uri, "iceberg.rest.token=" + STATIC_TOKEN, "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET).run(context -> assertThat(context).getFailure()
+            .rootCause().hasMessageContaining("choose one").hasMessageNotContaining(STATIC_TOKEN));
+    this.runner.withPropertyValues(uri, "iceberg.rest.oauth2.client-id=planner").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("iceberg.rest.oauth2.client-secret"));
+    this.runner.withPropertyValues(uri, "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET, "iceberg.rest.oauth2.client-authentication-method=jwt")
+        .run(context -> assertThat(context).getFailure().rootCause()
+            .hasMessageContaining("client_secret_basic or client_secret_post").hasMessageNotContaining(CLIENT_SECRET));
+  }
+
+  @Test
+  void secretsNeverReachTheLogsEvenAtTrace(CapturedOutput output) throws IOException {
+    LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+    logging.setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.TRACE);
+    try {
+      this.catalog.refuseTokens = true;
+      this.runner.withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
+          "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET, "iceberg.rest.headers.X-Api-Key=" + HEADER_SECRET)
+          .run(context -> {
+            assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TABLE))
+                .hasMessageNotContaining(CLIENT_SECRET).hasMessageNotContaining(HEADER_SECRET);
+            assertThat(context.getBean(IcebergRestProperties.class).toString()).doesNotContain(CLIENT_SECRET)
+                .doesNotContain(HEADER_SECRET);
+          });
+      this.catalog.refuseTokens = false;
+      this.runner.withPropertyValues("iceberg.rest.uri=" + this.server.url("/catalog"),
+          "iceberg.rest.token=" + STATIC_TOKEN).run(context -> context.getBean(ScanPlanner.class).plan(TABLE));
+    }
+    finally {
+      logging.setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.INFO);
+    }
+    assertThat(this.catalog.requests).as("the plan with the static token ran").hasSize(2);
+    assertThat(output.getAll()).as("TRACE logging ran").contains("/catalog/v1/config")
+        .doesNotContain(CLIENT_SECRET).doesNotContain(HEADER_SECRET).doesNotContain(STATIC_TOKEN)
+        .doesNotContain("tok-");
+  }
+
+  /** A token endpoint at {@code /…/token(s)} and a catalog that needs its tokens when OAuth2 is on. */
+  private static final class Catalog extends Dispatcher {
+
+    final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    final List<RecordedRequest> tokenRequests = new CopyOnWriteArrayList<>();
+    final AtomicInteger issued = new AtomicInteger();
+    volatile boolean refuseTokens;
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      String path = request.getUrl().encodedPath();
+      if (path.endsWith("/token") || path.endsWith("/tokens")) {
+        this.tokenRequests.add(request);
+        return this.refuseTokens
+            ? json(401, "{\"error\":\"invalid_client\",\"error_description\":\"unknown client\"}")
+            : json(200, "{\"access_token\":\"tok-" + this.issued.incrementAndGet()
+                + "\",\"token_type\":\"bearer\",\"expires_in\":3600}");
+      }
+      this.requests.add(request);
+      return json(200, path.endsWith("/v1/config") ? CONFIG : "{\"status\":\"completed\",\"plan-id\":\"p\"}");
+    }
+
+    private static MockResponse json(int status, String body) {
+      return new MockResponse.Builder().code(status).setHeader("Content-Type", "application/json").body(body).build();
+    }
+  }
+}
