@@ -1,6 +1,7 @@
 package io.icebergscan.planning;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -20,10 +21,13 @@ import io.icebergscan.planning.WireTypes.CatalogConfig;
 import io.icebergscan.planning.WireTypes.PlanningResult;
 import io.icebergscan.planning.WireTypes.ScanTasks;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -145,9 +149,40 @@ final class CatalogClient {
       CatalogConfig config = this.parser.config(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
-      return new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
+      Catalog catalog = new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
           separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, config.endpoints());
+      requireUsableInPath(config, "prefix", catalog.prefix(), true);
+      requireUsableInPath(config, "namespace-separator", catalog.namespaceSeparator(), false);
+      return catalog;
     });
+  }
+
+  /**
+   * The prefix and the separator go into request paths as they are (both are sent already encoded): one a URI
+   * cannot hold, or one that would end the path ({@code ?}, {@code #}), is a broken config, reported as such
+   * rather than as whatever building the request would throw.
+   */
+  private void requireUsableInPath(CatalogConfig config, String key, @Nullable String value, boolean slashAllowed) {
+    if (value == null || usableInPath(value, slashAllowed)) {
+      return;
+    }
+    // the client's own prefix was checked when the planner was built, so a bad value is the catalog's
+    String field = (config.overrides().containsKey(key) ? "overrides." : "defaults.") + key;
+    String shown = value.length() <= 100 ? value : value.substring(0, 100) + "…";
+    throw new MalformedResponseException("'" + shown + "' cannot be used in a request path", field, null);
+  }
+
+  /** Whether {@code value} is an encoded path part: only URI path characters, and a slash only if allowed. */
+  static boolean usableInPath(String value, boolean slashAllowed) {
+    if (value.indexOf('?') >= 0 || value.indexOf('#') >= 0 || !slashAllowed && value.indexOf('/') >= 0) {
+      return false;
+    }
+    try {
+      return ("/" + value).equals(new URI("http://h/" + value).getRawPath());
+    }
+    catch (URISyntaxException notAPath) {
+      return false;
+    }
   }
 
   /** Defaults, then the client's setting, then overrides: the last one present wins. */
@@ -236,7 +271,11 @@ final class CatalogClient {
           .header("Idempotency-Key", UuidV7.next().toString())
           .bodyValue(body);
     }
-    return spec.exchangeToMono(response -> response.bodyToMono(byte[].class)
+    // The body is read as raw bytes whatever its Content-Type says: the parser reads JSON by its bytes, and a
+    // decoder chosen by the header would turn an unparseable header (an answer) into a transport failure.
+    int limit = (int) Math.min(Integer.MAX_VALUE, this.maxResponseBytes);
+    return spec.exchangeToMono(response -> DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), limit)
+            .map(CatalogClient::bytes)
             .defaultIfEmpty(NO_BODY)
             .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)))
         // the response timeout bounds each silence, not a body that trickles in: this bounds the whole
@@ -256,6 +295,17 @@ final class CatalogClient {
         .onErrorMap(failure -> failure instanceof AuthenticationException && planTask != null,
             failure -> new AuthenticationException(failure.getMessage(), planTask, failure.getCause()))
         .retryWhen(this.retryPolicy.retry());
+  }
+
+  private static byte[] bytes(DataBuffer buffer) {
+    try {
+      byte[] bytes = new byte[buffer.readableByteCount()];
+      buffer.read(bytes);
+      return bytes;
+    }
+    finally {
+      DataBufferUtils.release(buffer);
+    }
   }
 
   private ScanPlanningException transportFailure(HttpMethod method, String uri, @Nullable String planTask,

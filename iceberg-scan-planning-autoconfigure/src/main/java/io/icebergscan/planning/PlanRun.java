@@ -53,6 +53,8 @@ final class PlanRun {
   private volatile boolean endedByCatalog;
   private volatile List<StorageCredential> storageCredentials = List.of();
   private volatile @Nullable PlanTaskWalk walk;
+  /** {@link System#nanoTime()} when the plan timeout expires. */
+  private volatile long deadline;
 
   PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
       Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table, ScanRequest request, int window) {
@@ -81,6 +83,7 @@ final class PlanRun {
         .flatMapMany(this::walk);
     return Flux.defer(() -> {
       long started = System.nanoTime();
+      this.deadline = started + this.settings.planTimeout().toNanos();
       ScanPlanningObservationContext context = new ScanPlanningObservationContext(this.table);
       Observation observation = this.instrumentation.startObservation(context);
       AtomicLong delivered = new AtomicLong();
@@ -165,6 +168,11 @@ final class PlanRun {
       default -> {
         String id = this.planId;
         this.catalog.require(CatalogClient.POLL);
+        if (retryAfter != null && retryAfter.compareTo(Duration.ofNanos(this.deadline - System.nanoTime())) > 0) {
+          // A Retry-After past the deadline (even one too long for Mono.delay's nanoseconds): waiting cannot help.
+          return Mono.error(new PlanTimeoutException("the catalog asked to poll plan " + id + " of " + this.table
+              + " again in " + retryAfter + ", after the plan timeout of " + this.settings.planTimeout()));
+        }
         return Mono.delay(this.settings.pollDelay(polls, retryAfter))
             .then(Mono.defer(() -> {
               this.requests.incrementAndGet();

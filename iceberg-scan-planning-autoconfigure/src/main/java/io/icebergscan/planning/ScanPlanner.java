@@ -138,7 +138,7 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
-    /** A path prefix to use unless the catalog's config overrides it. */
+    /** A path prefix, percent-encoded as it goes into paths, to use unless the catalog's config overrides it. */
     public Builder prefix(@Nullable String prefix) {
       this.prefix = prefix;
       return this;
@@ -311,6 +311,10 @@ public interface ScanPlanner extends AutoCloseable {
       if (!"http".equalsIgnoreCase(parsed.getScheme()) && !"https".equalsIgnoreCase(parsed.getScheme())
           || parsed.getHost() == null) {
         throw new IllegalArgumentException("the catalog uri '" + this.uri + "' must be an absolute http(s) URI");
+      }
+      if (this.prefix != null && !CatalogClient.usableInPath(this.prefix, true)) {
+        throw new IllegalArgumentException("the prefix '" + this.prefix + "' cannot be used in a request path: "
+            + "it must be percent-encoded, without '?' or '#'");
       }
       if (this.maxConcurrency < 1) {
         throw new IllegalArgumentException("maxConcurrency must be at least 1: " + this.maxConcurrency);

@@ -124,6 +124,48 @@ class CatalogProtocolTest {
   }
 
   @Test
+  void aPrefixOrSeparatorFromTheCatalogThatNoPathCanHoldIsAMalformedConfig() {
+    // found by HttpFuzzTest: URI.create threw an IllegalArgumentException out of plan()
+    for (String[] bad : new String[][] { {"prefix", "a b"}, {"prefix", "p%zz"}, {"prefix", "p?x=1"},
+        {"namespace-separator", "\\u0000"}, {"namespace-separator", "/"}, {"namespace-separator", "#"} }) {
+      enqueue(200, config("{}", "{\"" + bad[0] + "\":\"" + bad[1] + "\"}"));
+      ScanPlanner planner = ScanPlanner.builder().uri(this.server.url("/").toString()).build();
+      try {
+        assertThatThrownBy(() -> planner.plan(TableIdentifier.of(List.of("a", "b"), "t"))).as(bad[1])
+            .isInstanceOfSatisfying(MalformedResponseException.class,
+                malformed -> assertThat(malformed.field()).isEqualTo("overrides." + bad[0]))
+            .hasMessageContaining("cannot be used in a request path");
+      }
+      finally {
+        planner.close();
+      }
+    }
+    assertThat(this.server.getRequestCount()).isEqualTo(6);
+  }
+
+  @Test
+  void aPrefixTheClientSetIsCheckedWhenThePlannerIsBuilt() {
+    assertThatThrownBy(() -> ScanPlanner.builder().uri("http://localhost:1").prefix("my prefix").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("my prefix");
+    ScanPlanner.builder().uri("http://localhost:1").prefix("cat/p%201").build().close();
+  }
+
+  @Test
+  void anAnswerIsReadWhateverItsContentTypeSays() throws Exception {
+    // found by HttpFuzzTest: an unparseable Content-Type failed the answer as a transport failure (retryable)
+    this.server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "???").body(ALL_ENDPOINTS)
+        .build());
+    this.server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html; charset=nonsense")
+        .body(NOTHING_TO_DO).build());
+    this.server.enqueue(new MockResponse.Builder().code(404).setHeader("Content-Type", "???")
+        .body("{\"error\":{\"message\":\"gone\",\"type\":\"NoSuchTableException\",\"code\":404}}").build());
+    ScanPlanner planner = planner(ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0));
+
+    assertThat(planner.plan(TABLE).planId()).isEqualTo("p");
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(NoSuchTableException.class).hasMessageContaining("gone");
+  }
+
+  @Test
   void thePlanRequestCarriesEveryFieldSetAndNothingElse() throws Exception {
     enqueue(200, ALL_ENDPOINTS);
     enqueue(200, NOTHING_TO_DO);

@@ -185,6 +185,21 @@ class PlanLifecycleTest {
     assertThat(gap(0)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
   }
 
+  @Test
+  void aRetryAfterBeyondThePlanTimeoutFailsAtOnceAsATimeoutEvenWhenNoDurationCanHoldIt() {
+    // found by HttpFuzzTest: Mono.delay overflowed on these, and plan() threw an ArithmeticException
+    for (String retryAfter : List.of("9223372036854775807", "Fri, 31 Dec 9999 23:59:59 GMT", "3600")) {
+      this.catalog.plan(submitted("ra-far").header("Retry-After", retryAfter));
+      ScanPlanner planner = planner();
+      long started = System.nanoTime();
+
+      assertThatThrownBy(() -> planner.plan(TABLE)).as(retryAfter).isInstanceOf(PlanTimeoutException.class)
+          .hasMessageContaining("the catalog asked to poll plan ra-far");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).as(retryAfter).isLessThan(Duration.ofSeconds(10));
+    }
+    assertThat(this.catalog.pollTimes).isEmpty();
+  }
+
   /** The time between poll {@code index} and the next, as the server saw them. */
   private Duration gap(int index) {
     return Duration.ofNanos(this.catalog.pollTimes.get(index + 1) - this.catalog.pollTimes.get(index));
