@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -172,9 +173,17 @@ final class CatalogClient {
     throw new MalformedResponseException("'" + shown + "' cannot be used in a request path", field, null);
   }
 
-  /** Whether {@code value} is an encoded path part: only URI path characters, and a slash only if allowed. */
+  /**
+   * Whether {@code value} is an encoded path part: only URI path characters, and a slash only if allowed. A
+   * value with slashes (a prefix) must not hold a {@code .} or {@code ..} segment, encoded or not, which would
+   * move the request to another path; a separator only ever joins namespace levels within one segment.
+   */
   static boolean usableInPath(String value, boolean slashAllowed) {
     if (value.indexOf('?') >= 0 || value.indexOf('#') >= 0 || !slashAllowed && value.indexOf('/') >= 0) {
+      return false;
+    }
+    if (slashAllowed && Arrays.stream(value.split("/", -1)).map(segment -> segment.replaceAll("(?i)%2E", "."))
+        .anyMatch(segment -> segment.equals(".") || segment.equals(".."))) {
       return false;
     }
     try {

@@ -24,6 +24,7 @@ import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -55,8 +56,10 @@ final class ResponseParser {
     // Trailing tokens: explicit, so a shared mapper configured otherwise cannot make "{...} garbage" acceptable.
     // Big decimals: a residual's literal must reach the reader exactly as the catalog wrote it (a double would
     // turn 123456789012345678.91 into another number, and 1e400 into the string "Infinity").
+    // Duplicate keys: {"status":"failed","status":"completed"} has no one meaning, so it is malformed.
     this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+        .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     // Residuals travel as text; an application mapper with pretty printing must not change their form.
     this.compactWriter = mapper.writer().without(SerializationFeature.INDENT_OUTPUT);
   }

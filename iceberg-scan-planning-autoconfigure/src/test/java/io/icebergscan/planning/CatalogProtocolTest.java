@@ -127,6 +127,7 @@ class CatalogProtocolTest {
   void aPrefixOrSeparatorFromTheCatalogThatNoPathCanHoldIsAMalformedConfig() {
     // found by HttpFuzzTest: URI.create threw an IllegalArgumentException out of plan()
     for (String[] bad : new String[][] { {"prefix", "a b"}, {"prefix", "p%zz"}, {"prefix", "p?x=1"},
+        {"prefix", "../admin"}, {"prefix", "ws/%2E%2E"}, {"prefix", "."},
         {"namespace-separator", "\\u0000"}, {"namespace-separator", "/"}, {"namespace-separator", "#"} }) {
       enqueue(200, config("{}", "{\"" + bad[0] + "\":\"" + bad[1] + "\"}"));
       ScanPlanner planner = ScanPlanner.builder().uri(this.server.url("/").toString()).build();
@@ -140,7 +141,7 @@ class CatalogProtocolTest {
         planner.close();
       }
     }
-    assertThat(this.server.getRequestCount()).isEqualTo(6);
+    assertThat(this.server.getRequestCount()).isEqualTo(9);
   }
 
   @Test

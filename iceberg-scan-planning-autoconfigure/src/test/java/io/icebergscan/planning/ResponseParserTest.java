@@ -121,6 +121,15 @@ class ResponseParserTest {
   }
 
   @Test
+  void rejectsDuplicateKeysWhichHaveNoOneMeaning() {
+    MalformedResponseException tasks = rejectTasks("{\"plan-tasks\": [\"a\"], \"plan-tasks\": []}", null);
+    assertThat(tasks.getMessage()).contains("Duplicate", "plan-tasks");
+    MalformedResponseException plan = malformed(() -> this.parser.planResult(
+        bytes("{\"status\": \"failed\", \"status\": \"completed\", \"plan-id\": \"p\"}"), true, null));
+    assertThat(plan.getMessage()).contains("status");
+  }
+
+  @Test
   void rejectsTrailingContentEvenWhenTheSharedMapperAllowsIt() {
     JsonMapper lenient = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     ResponseParser parser = new ResponseParser(lenient);
