@@ -39,15 +39,20 @@ class FaultInjectionTest {
     this.server.close();
   }
 
-  private ScanPlanner planner() {
-    return ScanPlanner.builder().uri(this.server.uri()).maxConcurrency(2).maxRetries(1)
+  private ScanPlanner planner(String uri) {
+    return ScanPlanner.builder().uri(uri).maxConcurrency(2).maxRetries(1)
         .retryInitialDelay(Duration.ofMillis(1)).responseTimeout(Duration.ofMillis(500))
-        .requestTimeout(Duration.ofMillis(1500)).planTimeout(Duration.ofSeconds(15)).build();
+        .requestTimeout(Duration.ofMillis(1500)).planTimeout(Duration.ofSeconds(15))
+        .maxResponseBytes(64 * 1024).build();
+  }
+
+  private Throwable planAndClose() throws Exception {
+    return planAndClose(this.server.uri());
   }
 
   /** Plans on a fresh planner, closes it, and checks what it left behind. */
-  private Throwable planAndClose() throws Exception {
-    ScanPlanner planner = planner();
+  private Throwable planAndClose(String uri) throws Exception {
+    ScanPlanner planner = planner(uri);
     CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> planner.plan(TABLE));
     Throwable failure;
     try {
@@ -127,6 +132,32 @@ class FaultInjectionTest {
         .hasMessageContaining("/plan");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
     assertThat(this.server.requests()).as("a request timeout is not retried").isEqualTo(2);
+  }
+
+  @Test
+  void aRefusedPortIsATransportFailure() throws Exception {
+    String closedPort;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = "http://127.0.0.1:" + socket.getLocalPort();
+    }
+    assertThat(planAndClose(closedPort)).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config");
+  }
+
+  @Test
+  void anOversizedAnswerIsMalformedAtTheLimitInsteadOfFillingTheHeap() throws Exception {
+    this.server.script(planThenTasks((request, out) -> {
+      write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n"
+          + "{\"file-scan-tasks\":[");
+      byte[] chunk = (TestTasks.json("a.parquet") + ",").getBytes(StandardCharsets.UTF_8);
+      for (int written = 0; written < 10_000_000 - chunk.length; written += chunk.length) {
+        out.write(chunk);
+      }
+      out.flush();
+    }));
+    Throwable failure = planAndClose();
+    assertThat(failure).isInstanceOf(MalformedResponseException.class).hasMessageContaining("larger than the limit of "
+        + 64 * 1024 + " bytes");
+    assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1");
   }
 
   @Test
