@@ -39,13 +39,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code /tasks} request (a sleeping Jetty thread; Jetty's pool of 200 is larger than any fan-out here),
  * and the same number of workers: {@code iceberg.worker.num-threads} for Iceberg, {@code maxConcurrency}
  * for this planner. Iceberg reads the property once per JVM, so each parameter combination needs its
- * own fork (the default; do not run with {@code -f 0}).
+ * own fork (the default; do not run with {@code -f 0}). Both clients get the warm-up {@link FlatFanOut}
+ * explains.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(1)
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 6, time = 5)
 @Measurement(iterations = 3, time = 2)
 public class AgainstIceberg {
 

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(1)
-@Warmup(iterations = 2, time = 1)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 3, time = 1)
 public class PlanCall {
 

@@ -22,13 +22,14 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Benchmark 2: uneven plan-task trees with mixed latencies. {@link Report} prints the ratio to the
  * work-conserving ideal ({@link IdealSchedule#workConserving}) and to the tier-barrier ideal
- * ({@link IdealSchedule#tierBarrier}), both from the latencies of {@link #tree(String)}.
+ * ({@link IdealSchedule#tierBarrier}), both from the latencies of {@link #tree(String)}. Warm-up as
+ * {@link FlatFanOut} explains.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(1)
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 6, time = 5)
 @Measurement(iterations = 3, time = 2)
 public class UnevenTree {
 
