@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import io.icebergscan.planning.WireTypes.CatalogConfig;
@@ -540,7 +539,7 @@ final class ResponseParser {
       for (int i = 0; i < array.size(); i++) {
         JsonNode value = array.get(i);
         // A null partition value is a real value (the row's partition field was null), unlike a null bound.
-        values.add(value.isNull() ? null : primitive(value, at(path, i)));
+        values.add(value.isNull() ? null : primitiveAt(value, path, i));
       }
       return values;
     }
@@ -560,16 +559,21 @@ final class ResponseParser {
     }
 
     private Map<Integer, Long> countMap(JsonNode file, String parent, String name) {
-      return statsMap(file, parent, name, this::nonNegativeLong);
+      return statsMap(file, parent, name, this::nonNegativeLongAt);
     }
 
     private Map<Integer, Object> valueMap(JsonNode file, String parent, String name) {
-      return statsMap(file, parent, name, this::primitive);
+      return statsMap(file, parent, name, this::primitiveAt);
+    }
+
+    /** Reads element {@code index} of the array at {@code parent}; the element's path is built only to fail. */
+    @FunctionalInterface
+    private interface ElementReader<V> {
+      V read(JsonNode element, String parent, int index);
     }
 
     /** A spec {@code CountMap} or {@code ValueMap}: parallel {@code keys} and {@code values} arrays. */
-    private <V> Map<Integer, V> statsMap(JsonNode file, String parent, String name,
-        BiFunction<JsonNode, String, V> value) {
+    private <V> Map<Integer, V> statsMap(JsonNode file, String parent, String name, ElementReader<V> value) {
       JsonNode node = optional(file, name);
       if (node == null) {
         return Map.of();
@@ -577,10 +581,11 @@ final class ResponseParser {
       String path = at(parent, name);
       JsonNode map = object(node, path);
       List<Integer> keys = mapKeys(map, path);
-      JsonNode values = mapValues(map, path, keys.size());
+      String valuesPath = at(path, "values");
+      JsonNode values = mapValues(map, path, valuesPath, keys.size());
       Map<Integer, V> result = new LinkedHashMap<>();
       for (int i = 0; i < keys.size(); i++) {
-        result.put(keys.get(i), value.apply(values.get(i), at(at(path, "values"), i)));
+        result.put(keys.get(i), value.read(values.get(i), valuesPath, i));
       }
       return result;
     }
@@ -595,7 +600,7 @@ final class ResponseParser {
       List<Integer> keys = new ArrayList<>(array.size());
       Set<Integer> seen = new HashSet<>();
       for (int i = 0; i < array.size(); i++) {
-        int key = intValue(array.get(i), at(keysPath, i));
+        int key = intAt(array.get(i), keysPath, i);
         if (!seen.add(key)) {
           throw fail("duplicate key " + key, at(keysPath, i));
         }
@@ -604,9 +609,9 @@ final class ResponseParser {
       return keys;
     }
 
-    private JsonNode mapValues(JsonNode map, String path, int keyCount) {
+    private JsonNode mapValues(JsonNode map, String path, String valuesPath, int keyCount) {
       JsonNode node = optional(map, "values");
-      JsonNode values = node == null ? EMPTY_ARRAY : array(node, at(path, "values"));
+      JsonNode values = node == null ? EMPTY_ARRAY : array(node, valuesPath);
       if (values.size() != keyCount) {
         throw fail(keyCount + " keys but " + values.size() + " values", path);
       }
@@ -696,7 +701,7 @@ final class ResponseParser {
       JsonNode array = array(node, path);
       List<Integer> values = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
-        values.add(intValue(array.get(i), at(path, i)));
+        values.add(intAt(array.get(i), path, i));
       }
       return values;
     }
@@ -705,9 +710,37 @@ final class ResponseParser {
       JsonNode array = array(node, path);
       List<Long> values = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
-        values.add(nonNegativeLong(array.get(i), at(path, i)));
+        values.add(nonNegativeLongAt(array.get(i), path, i));
       }
       return values;
+    }
+
+    // Array elements are many (every stats value): their readers check the common valid case first and
+    // build the element's path only for the failure, which the general reader then reports.
+
+    private int intAt(JsonNode element, String parent, int index) {
+      return element.isIntegralNumber() && element.canConvertToInt() ? element.intValue()
+          : intValue(element, at(parent, index));
+    }
+
+    private long nonNegativeLongAt(JsonNode element, String parent, int index) {
+      if (element.isIntegralNumber() && element.canConvertToLong()) {
+        long value = element.longValue();
+        if (value >= 0) {
+          return value;
+        }
+      }
+      return nonNegativeLong(element, at(parent, index));
+    }
+
+    private Object primitiveAt(JsonNode element, String parent, int index) {
+      if (element.isString()) {
+        return element.stringValue();
+      }
+      if (element.isIntegralNumber() && element.canConvertToLong()) {
+        return element.longValue();
+      }
+      return primitive(element, at(parent, index));
     }
 
     /** A spec primitive as the plainest Java value; containers are never primitives. */
