@@ -21,16 +21,17 @@ public final class ScanPlanningSanitizingAutoConfiguration {
   }
 
   static SanitizableData sanitize(SanitizableData data) {
-    // configprops names properties as written in Java (clientSecret), env as configured (client-secret)
-    String key = data.getLowerCaseKey().replace("-", "").replace("_", "");
-    if (!key.startsWith("iceberg.rest.") || data.getValue() == null) {
+    // one form for iceberg.rest.oauth2.client-secret (env), clientSecret (configprops) and
+    // ICEBERG_REST_OAUTH2_CLIENTSECRET (environment variables): icebergrestoauth2clientsecret
+    String key = data.getLowerCaseKey().replaceAll("[-_.\\[\\]]", "");
+    if (!key.startsWith("icebergrest") || data.getValue() == null) {
       return data;
     }
-    if (key.equals("iceberg.rest.token") || key.equals("iceberg.rest.oauth2.clientsecret")
-        || key.startsWith("iceberg.rest.headers.") || key.startsWith("iceberg.rest.headers[")) {
+    if (key.equals("icebergresttoken") || key.equals("icebergrestoauth2clientsecret")
+        || key.startsWith("icebergrestheaders")) {
       return data.withSanitizedValue();
     }
-    if (key.equals("iceberg.rest.uri") || key.equals("iceberg.rest.oauth2.tokenuri")) {
+    if (key.equals("icebergresturi") || key.equals("icebergrestoauth2tokenuri")) {
       String value = data.getValue().toString();
       String redacted = value.replaceAll("(?i)^([a-z][a-z0-9+.-]*://)[^/?#@]*@", "$1" + SanitizableData.SANITIZED_VALUE
           + "@");
