@@ -285,6 +285,9 @@ final class CatalogClient {
     int limit = (int) Math.min(Integer.MAX_VALUE, this.maxResponseBytes);
     return spec.exchangeToMono(response -> DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), limit)
             .map(CatalogClient::bytes)
+            // an error page over the limit is still its status (a 503 is retried): only its message is lost
+            .onErrorResume(DataBufferLimitException.class, tooLarge -> response.statusCode().isError()
+                ? Mono.just(NO_BODY) : Mono.error(tooLarge))
             .defaultIfEmpty(NO_BODY)
             .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)))
         // the response timeout bounds each silence, not a body that trickles in: this bounds the whole

@@ -147,6 +147,18 @@ class RetryTest {
   }
 
   @Test
+  void anErrorPageLargerThanTheResponseLimitKeepsItsStatusAndIsRetried() {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(503, "<html>" + "x".repeat(200_000) + "</html>");
+    enqueue(200, COMPLETED);
+    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(1)
+        .retryInitialDelay(Duration.ofMillis(5)).maxResponseBytes(64 * 1024).build();
+
+    assertThat(this.planner.plan(TABLE).planId()).isEqualTo("p");
+    assertThat(this.server.getRequestCount()).isEqualTo(3);
+  }
+
+  @Test
   void noRetriesWhenSwitchedOff() {
     enqueue(200, ALL_ENDPOINTS);
     enqueue(503, error(503));
