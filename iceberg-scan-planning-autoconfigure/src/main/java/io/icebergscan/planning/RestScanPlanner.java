@@ -66,7 +66,8 @@ final class RestScanPlanner implements ScanPlanner {
       Thread thread = Thread.currentThread();
       Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
       thread.setUncaughtExceptionHandler((failed, error) -> {
-        this.running.forEach(run -> run.breakOff(error));
+        // the plans running now: breaking one off can let its caller start the next one before this ends
+        List.copyOf(this.running).forEach(run -> run.breakOff(error));
         if (previous != null) {
           previous.uncaughtException(failed, error);
         }
