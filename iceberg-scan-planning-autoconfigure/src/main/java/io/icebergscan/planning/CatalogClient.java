@@ -93,12 +93,13 @@ final class CatalogClient {
 
   private final WebClient webClient;
   private final String baseUri;
-  private final String templateBase;
+  /** The base URI without user info or query: for health details, logs and the URI templates of metrics. */
+  private final String displayUri;
   private final @Nullable String warehouse;
   private final @Nullable String prefix;
   private final ResponseParser parser;
   private final Scheduler parseScheduler;
-  private final long maxResponseBytes;
+  private final int maxResponseBytes;
   private final Duration requestTimeout;
   private final RetryPolicy retryPolicy;
   private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
@@ -106,12 +107,14 @@ final class CatalogClient {
   private final Mono<Catalog> discovery;
 
   CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
-      ResponseParser parser, Scheduler parseScheduler, long maxResponseBytes, Duration requestTimeout,
+      ResponseParser parser, Scheduler parseScheduler, int maxResponseBytes, Duration requestTimeout,
       RetryPolicy retryPolicy) {
     this.webClient = webClient;
     this.retryPolicy = retryPolicy;
     this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
-    this.templateBase = displayUri();
+    URI parsed = URI.create(this.baseUri);
+    this.displayUri = parsed.getScheme() + "://" + parsed.getHost()
+        + (parsed.getPort() >= 0 ? ":" + parsed.getPort() : "") + (parsed.getRawPath() != null ? parsed.getRawPath() : "");
     this.warehouse = warehouse;
     this.prefix = prefix;
     this.parser = parser;
@@ -121,10 +124,6 @@ final class CatalogClient {
     // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
     this.discovery = Mono.defer(this::discover).cache(catalog -> Duration.ofMillis(Long.MAX_VALUE),
         failure -> Duration.ZERO, () -> Duration.ZERO);
-  }
-
-  String baseUri() {
-    return this.baseUri;
   }
 
   Mono<Catalog> catalog() {
@@ -138,15 +137,13 @@ final class CatalogClient {
 
   /** The base URI without user info or query: safe to show in health details and logs. */
   String displayUri() {
-    URI uri = URI.create(this.baseUri);
-    return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "")
-        + (uri.getRawPath() != null ? uri.getRawPath() : "");
+    return this.displayUri;
   }
 
   private Mono<Catalog> discover() {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
-    return exchange(HttpMethod.GET, uri, this.templateBase + "/v1/config", null, Call.CONFIG, null, raw -> {
+    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, raw -> {
       CatalogConfig config = this.parser.config(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
@@ -211,7 +208,7 @@ final class CatalogClient {
     table.namespace().forEach(level -> namespace.add(encode(level)));
     String tableUri = this.baseUri + "/v1/" + (catalog.prefix() != null ? catalog.prefix() + "/" : "")
         + "namespaces/" + namespace + "/tables/" + encode(table.name());
-    String tableTemplate = this.templateBase + "/v1/" + (catalog.prefix() != null ? "{prefix}/" : "")
+    String tableTemplate = this.displayUri + "/v1/" + (catalog.prefix() != null ? "{prefix}/" : "")
         + "namespaces/{namespace}/tables/{table}";
     return new TablePaths(tableUri + "/plan", tableUri + "/tasks", tableTemplate + "/plan", tableTemplate + "/tasks");
   }
@@ -282,8 +279,8 @@ final class CatalogClient {
     }
     // The body is read as raw bytes whatever its Content-Type says: the parser reads JSON by its bytes, and a
     // decoder chosen by the header would turn an unparseable header (an answer) into a transport failure.
-    int limit = (int) Math.min(Integer.MAX_VALUE, this.maxResponseBytes);
-    return spec.exchangeToMono(response -> DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), limit)
+    return spec.exchangeToMono(response -> DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()),
+            this.maxResponseBytes)
             .map(CatalogClient::bytes)
             // an error page over the limit is still its status (a 503 is retried): only its message is lost
             .onErrorResume(DataBufferLimitException.class, tooLarge -> response.statusCode().isError()

@@ -104,7 +104,6 @@ final class RestScanPlanner implements ScanPlanner {
           .clientConnector(new ReactorClientHttpConnector(httpClient));
     }
     WebClient planningClient = builder
-        .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(connection.maxResponseBytes()))
         .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
         .filters(filters -> filters.addAll(connection.filters()))
         .build();
@@ -225,6 +224,6 @@ final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public String toString() {
-    return "RestScanPlanner[uri=" + this.client.baseUri() + ", maxConcurrency=" + this.settings.maxConcurrency() + "]";
+    return "RestScanPlanner[uri=" + this.client.displayUri() + ", maxConcurrency=" + this.settings.maxConcurrency() + "]";
   }
 }

@@ -286,7 +286,7 @@ class CatalogProtocolTest {
   }
 
   @Test
-  void credentialsInTheCatalogUriNeverReachExceptionMessages() throws Exception {
+  void credentialsInTheCatalogUriNeverReachExceptionMessagesOrToString() throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
@@ -295,6 +295,8 @@ class CatalogProtocolTest {
     assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("http://127.0.0.1:" + port + "/catalog/v1/config")
         .hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice");
+    assertThat(planner.toString()).contains("http://127.0.0.1:" + port + "/catalog").doesNotContain("s3cr3t")
+        .doesNotContain("alice");
   }
 
   @Test

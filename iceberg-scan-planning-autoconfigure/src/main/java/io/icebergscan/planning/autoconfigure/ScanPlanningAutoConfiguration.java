@@ -1,6 +1,7 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanPlanningListener;
@@ -65,7 +66,7 @@ public final class ScanPlanningAutoConfiguration {
   @ConditionalOnMissingBean
   @ConditionalOnProperty(name = "iceberg.rest.uri")
   ScanPlanner scanPlanner(IcebergRestProperties properties,
-      @Qualifier(EXECUTOR_BEAN_NAME) ThreadPoolTaskExecutor executor,
+      @Qualifier(EXECUTOR_BEAN_NAME) Executor executor,
       ObjectProvider<WebClient.Builder> webClientBuilder, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ScanPlanningObservationConvention> observationConvention,
       ObjectProvider<ScanPlanningListener> listeners, ObjectProvider<ScanPlannerBuilderCustomizer> customizers,
