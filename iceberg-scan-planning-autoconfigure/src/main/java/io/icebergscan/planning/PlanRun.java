@@ -72,8 +72,9 @@ final class PlanRun {
     }
     this.limit = requested != null ? requested : settings.maxConcurrency();
     this.window = Math.max(window, this.limit);
-    this.defaultResidual = bodies.normalizedFilter(request);
-    this.planRequest = bodies.plan(request);
+    RequestBodies.PlanRequest plan = bodies.plan(request);
+    this.defaultResidual = plan.filter();
+    this.planRequest = plan.body();
   }
 
   /** Each non-empty task list of the plan, in walk order. */

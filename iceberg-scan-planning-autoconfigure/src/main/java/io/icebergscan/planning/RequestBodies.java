@@ -4,7 +4,9 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -12,24 +14,25 @@ import tools.jackson.databind.node.ObjectNode;
 /** The JSON the planner sends: {@code PlanTableScanRequest} and {@code FetchScanTasksRequest}. */
 final class RequestBodies {
 
+  /**
+   * A {@code PlanTableScanRequest} body, and its filter as compact JSON, which is also the residual of
+   * tasks the catalog sent none for.
+   */
+  record PlanRequest(byte[] body, @Nullable String filter) {
+  }
+
   private final JsonMapper mapper;
+  /** Big decimals, as for responses: a filter's literal must reach the catalog exactly as it was written. */
+  private final ObjectReader filterReader;
 
   RequestBodies(JsonMapper mapper) {
     this.mapper = mapper;
-  }
-
-  /**
-   * The request filter as compact JSON, which is also the residual of tasks the catalog sent none for.
-   *
-   * @throws IllegalArgumentException when the filter is not JSON, before any request is made
-   */
-  @Nullable String normalizedFilter(ScanRequest request) {
-    return request.filter() == null ? null : filterNode(request.filter()).toString();
+    this.filterReader = mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
   }
 
   private JsonNode filterNode(String filter) {
     try {
-      JsonNode node = this.mapper.readTree(filter);
+      JsonNode node = this.filterReader.readTree(filter);
       if (node == null || node.isMissingNode() || !(node.isObject() || node.isBoolean())) {
         throw new IllegalArgumentException("filter must be an Iceberg expression (a JSON object, true or false): "
             + filter);
@@ -41,15 +44,20 @@ final class RequestBodies {
     }
   }
 
-  /** Null fields are left out: Apache Iceberg's server rejects {@code "filter": null}. */
-  byte[] plan(ScanRequest request) {
+  /**
+   * Null fields are left out: Apache Iceberg's server rejects {@code "filter": null}.
+   *
+   * @throws IllegalArgumentException when the filter is not JSON, before any request is made
+   */
+  PlanRequest plan(ScanRequest request) {
     ObjectNode body = this.mapper.createObjectNode();
     if (request.snapshotId() != null) {
       body.put("snapshot-id", request.snapshotId());
     }
     putStrings(body, "select", request.select());
-    if (request.filter() != null) {
-      body.set("filter", filterNode(request.filter()));
+    JsonNode filter = request.filter() != null ? filterNode(request.filter()) : null;
+    if (filter != null) {
+      body.set("filter", filter);
     }
     if (request.caseSensitive() != null) {
       body.put("case-sensitive", request.caseSensitive());
@@ -67,7 +75,7 @@ final class RequestBodies {
     if (request.minRowsRequested() != null) {
       body.put("min-rows-requested", request.minRowsRequested());
     }
-    return this.mapper.writeValueAsBytes(body);
+    return new PlanRequest(this.mapper.writeValueAsBytes(body), filter != null ? filter.toString() : null);
   }
 
   byte[] tasks(String planTask) {

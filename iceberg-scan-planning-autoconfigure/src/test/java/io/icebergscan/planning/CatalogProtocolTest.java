@@ -400,6 +400,20 @@ class CatalogProtocolTest {
         "{\"type\":\"lt\",\"term\":\"x\",\"value\":3}", "{\"type\":\"gt\",\"term\":\"id\",\"value\":5}", "true");
   }
 
+  @Test
+  void aFiltersNumbersReachTheCatalogAndTheResidualsExactlyAsWritten() throws Exception {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"file-scan-tasks\":[{\"data-file\":"
+        + dataFile("s3://b/a.parquet") + "}]}");
+    String filter = "{\"type\":\"gt\",\"term\":\"amount\",\"value\":123456789012345678.91}";
+
+    List<FileScanTask> tasks = planner().plan(TABLE, ScanRequest.builder().filter(filter).build()).tasks();
+
+    take();
+    assertThat(take().getBody().utf8()).contains("123456789012345678.91");
+    assertThat(tasks).extracting(FileScanTask::residualFilter).containsExactly(filter);
+  }
+
   private static List<String> deletePaths(FileScanTask task) {
     return task.deleteFiles().stream().map(DeleteFile::filePath).toList();
   }
