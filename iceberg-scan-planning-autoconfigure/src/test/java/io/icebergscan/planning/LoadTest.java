@@ -119,6 +119,7 @@ class LoadTest {
       CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
       for (CompletableFuture<ScanPlan> plan : batch) {
         assertThat(plan.join().tasks()).hasSize(this.expected.size());
+        assertThat(TestTasks.paths(plan.join().tasks())).isEqualTo(this.expected);
       }
       this.catalog.fetchOrder.clear();
       this.catalog.requests.clear();

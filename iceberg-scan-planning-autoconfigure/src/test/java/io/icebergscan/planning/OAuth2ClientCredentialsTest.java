@@ -1,9 +1,11 @@
 package io.icebergscan.planning;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,7 +69,8 @@ class OAuth2ClientCredentialsTest {
     RecordedRequest tokenRequest = this.catalog.tokenRequests.get(0);
     assertThat(tokenRequest.getBody().utf8()).contains("grant_type=client_credentials", "scope=catalog")
         .doesNotContain(SECRET);
-    assertThat(tokenRequest.getHeaders().get("Authorization")).startsWith("Basic ");
+    String credentials = Base64.getEncoder().encodeToString(("planner:" + SECRET).getBytes(StandardCharsets.UTF_8));
+    assertThat(tokenRequest.getHeaders().get("Authorization")).isEqualTo("Basic " + credentials);
     assertThat(this.catalog.catalogAuthorizations).isNotEmpty().allMatch(value -> value.startsWith("Bearer tok-"));
   }
 

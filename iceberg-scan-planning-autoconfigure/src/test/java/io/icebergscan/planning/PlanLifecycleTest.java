@@ -83,9 +83,8 @@ class PlanLifecycleTest {
 
   /**
    * A poll answer that keeps the plan submitted. It repeats the plan-id, which the spec's
-   * {@code EmptyPlanningResult} does not require: the parser wrongly rejects a {@code submitted} poll
-   * answer without one (see {@link #aSubmittedPollAnswerWithoutAPlanIdKeepsThePlanPolling}), and these
-   * tests pin the lifecycle, not that parsing rule.
+   * {@code EmptyPlanningResult} does not require (a bare one is accepted too, see
+   * {@link #aSubmittedPollAnswerWithoutAPlanIdKeepsThePlanPolling}); these tests pin the lifecycle.
    */
   private static Reply stillSubmitted(String planId) {
     return submitted(planId);

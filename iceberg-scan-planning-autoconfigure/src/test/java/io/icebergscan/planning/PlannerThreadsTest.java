@@ -66,7 +66,8 @@ class PlannerThreadsTest {
         plans.add(CompletableFuture.supplyAsync(() -> planner.plan(TABLE), this.callers));
       }
       CompletableFuture.allOf(plans.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-      assertThat(plans).extracting(plan -> plan.join().tasks().size()).contains(2200).contains(20 + 20);
+      assertThat(plans).extracting(plan -> plan.join().tasks().size()).contains(2200).contains(20 + 20)
+          .containsOnly(2200, 20 + 20).filteredOn(size -> size == 20 + 20).hasSize(31);
       assertThat(this.catalog.maxInFlight()).isLessThanOrEqualTo(8);
     }
     finally {

@@ -1,8 +1,10 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -131,7 +133,7 @@ class CatalogSecurityAutoConfigurationTests {
           RecordedRequest tokenRequest = this.catalog.tokenRequests.get(0);
           assertThat(tokenRequest.getUrl().encodedPath()).isEqualTo("/catalog/v1/oauth/tokens");
           assertThat(tokenRequest.getBody().utf8()).contains("grant_type=client_credentials",
-              "client_id=planner", "scope=catalog+PRINCIPAL_ROLE%3AALL");
+              "client_id=planner", "client_secret=" + CLIENT_SECRET, "scope=catalog+PRINCIPAL_ROLE%3AALL");
           assertThat(this.catalog.requests).hasSize(3)
               .allSatisfy(request -> assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer tok-1"));
         });
@@ -145,7 +147,7 @@ class CatalogSecurityAutoConfigurationTests {
           context.getBean(ScanPlanner.class).plan(TABLE);
           assertThat(this.catalog.tokenRequests).singleElement()
               .satisfies(request -> assertThat(request.getUrl().encodedPath()).isEqualTo("/idp/token"))
-              .satisfies(request -> assertThat(request.getHeaders().get("Authorization")).startsWith("Basic "));
+              .satisfies(request -> assertThat(request.getHeaders().get("Authorization")).isEqualTo(basic()));
         });
   }
 
@@ -195,8 +197,15 @@ class CatalogSecurityAutoConfigurationTests {
     }
     assertThat(this.catalog.requests).as("the plan with the static token ran").hasSize(2);
     assertThat(output.getAll()).as("TRACE logging ran").contains("/catalog/v1/config")
-        .doesNotContain(CLIENT_SECRET).doesNotContain(HEADER_SECRET).doesNotContain(STATIC_TOKEN)
+        .doesNotContain(CLIENT_SECRET).doesNotContain(basic()).doesNotContain(HEADER_SECRET)
+        .doesNotContain(STATIC_TOKEN)
         .doesNotContain("tok-");
+  }
+
+  /** The client's HTTP Basic credentials at the token endpoint. */
+  private static String basic() {
+    byte[] credentials = ("planner:" + CLIENT_SECRET).getBytes(StandardCharsets.UTF_8);
+    return "Basic " + Base64.getEncoder().encodeToString(credentials);
   }
 
   /** A token endpoint at {@code /…/token(s)} and a catalog that needs its tokens when OAuth2 is on. */

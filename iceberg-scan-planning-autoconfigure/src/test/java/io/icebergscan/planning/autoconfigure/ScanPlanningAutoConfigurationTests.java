@@ -87,6 +87,10 @@ class ScanPlanningAutoConfigurationTests {
       List<RecordedRequest> requests = takeRequests(2);
       assertThat(requests).allSatisfy(r -> assertThat(r.getHeaders().get("X-Customized")).isEqualTo("by-webclient"));
       assertThat(requests.get(1).getTarget()).isEqualTo("/catalog/v1/namespaces/db/tables/t/plan");
+      ThreadPoolTaskExecutor executor = context.getBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME,
+          ThreadPoolTaskExecutor.class);
+      assertThat(executor.getThreadPoolExecutor().getTaskCount()).as("answers parsed on the planner's executor")
+          .isPositive();
     });
   }
 

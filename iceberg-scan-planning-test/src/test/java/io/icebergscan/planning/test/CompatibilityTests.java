@@ -521,9 +521,8 @@ class CompatibilityTests {
    *
    * <p><b>Finding (Iceberg's server vs the spec).</b> Apache Iceberg's server rejects that body, and a
    * body with {@code end-snapshot-id} alone, while parsing it: the servlet answers HTTP 500 with an HTML
-   * page instead of a 400 with an Iceberg error body. <b>Finding (ours vs Iceberg's server).</b> The
-   * planner's {@code ScanRequest} accepts {@code end-snapshot-id} without {@code start-snapshot-id} and
-   * sends it; it fails only on the server's 500. Either way the plan must fail, never plan something else.
+   * page instead of a 400 with an Iceberg error body. The planner's {@code ScanRequest} refuses both before
+   * anything is sent. Either way the plan must fail, never plan something else.
    */
   @Test
   void rejectsInvalidSnapshotCombinations() {
