@@ -1,7 +1,6 @@
 package io.icebergscan.planning;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 
 import org.jspecify.annotations.Nullable;
 
@@ -10,16 +9,12 @@ record PlannerSettings(int maxConcurrency, Duration planTimeout, Duration pollIn
     Duration cancelTimeout, int streamBufferSize) {
 
   /**
-   * The wait before poll number {@code attempt} (from 0): exponential from the initial delay, capped,
-   * with "equal jitter" (uniform in the upper half) so that many plans submitted together do not poll
-   * in lock step; never shorter than the catalog's {@code Retry-After}.
+   * The wait before poll number {@code attempt} (from 0): the {@linkplain RetryPolicy#backoff backoff}
+   * from the initial delay to the cap, so that many plans submitted together do not poll in lock step;
+   * never shorter than the catalog's {@code Retry-After}.
    */
   Duration pollDelay(int attempt, @Nullable Duration retryAfter) {
-    long initial = this.pollInitialDelay.toMillis();
-    long cap = this.pollMaxDelay.toMillis();
-    long exponential = attempt >= 62 ? cap : Math.min(cap, initial << Math.min(attempt, 30));
-    long jittered = exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1);
-    Duration delay = Duration.ofMillis(jittered);
+    Duration delay = RetryPolicy.backoff(this.pollInitialDelay, this.pollMaxDelay, attempt);
     return retryAfter != null && retryAfter.compareTo(delay) > 0 ? retryAfter : delay;
   }
 }

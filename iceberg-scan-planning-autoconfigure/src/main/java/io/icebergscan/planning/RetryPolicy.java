@@ -44,13 +44,19 @@ record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
 
   /** Exponential with equal jitter, capped; the catalog's Retry-After when it asks for longer (also capped). */
   Duration delay(long retry, Throwable failure) {
-    long cap = this.maxDelay.toMillis();
-    long exponential = Math.min(cap, this.initialDelay.toMillis() << Math.min(retry, 30));
-    long jittered = exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1);
-    Duration delay = Duration.ofMillis(jittered);
+    Duration delay = backoff(this.initialDelay, this.maxDelay, retry);
     if (failure instanceof RestException rest && rest.retryAfter() != null && rest.retryAfter().compareTo(delay) > 0) {
       delay = rest.retryAfter().compareTo(this.maxDelay) > 0 ? this.maxDelay : rest.retryAfter();
     }
     return delay;
+  }
+
+  /**
+   * Wait number {@code attempt} (from 0) of a capped exponential backoff with "equal jitter" (uniform in
+   * the upper half), so that many clients backing off together do not act in lock step.
+   */
+  static Duration backoff(Duration initial, Duration cap, long attempt) {
+    long exponential = Math.min(cap.toMillis(), initial.toMillis() << Math.min(attempt, 30));
+    return Duration.ofMillis(exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1));
   }
 }
