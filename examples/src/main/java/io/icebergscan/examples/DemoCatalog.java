@@ -78,7 +78,6 @@ public final class DemoCatalog implements SmartApplicationListener {
         Types.NestedField.required(2, "day", Types.StringType.get()),
         Types.NestedField.optional(3, "payload", Types.StringType.get()));
     PartitionSpec byDay = PartitionSpec.builderFor(schema).identity("day").build();
-    catalog.createNamespace("demo");
     EmbeddedTable table = catalog.createTable(TableIdentifier.of("demo", "events"), schema, byDay, 3);
     int days = 16;
     List<DataFile> firstOfEachDay = new ArrayList<>();

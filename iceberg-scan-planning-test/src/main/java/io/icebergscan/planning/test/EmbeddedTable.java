@@ -61,7 +61,11 @@ public final class EmbeddedTable {
    * 100 bytes a row; change it with {@code withFileSizeInBytes}).
    */
   public DataFiles.Builder dataFile(String path, long recordCount) {
-    return DataFiles.builder(spec()).withPath(path).withFormat(FileFormat.PARQUET).withRecordCount(recordCount)
+    return dataFile(spec(), path, recordCount);
+  }
+
+  private static DataFiles.Builder dataFile(PartitionSpec spec, String path, long recordCount) {
+    return DataFiles.builder(spec).withPath(path).withFormat(FileFormat.PARQUET).withRecordCount(recordCount)
         .withFileSizeInBytes(nominalSize(recordCount));
   }
 
@@ -113,11 +117,12 @@ public final class EmbeddedTable {
    * {@code "day=2"}: file {@code i} (from 0) has {@code i + 1} rows; returns the snapshot id.
    */
   public long appendDataFiles(int count, @Nullable String partitionPath) {
-    String prefix = table().location() + "/data/" + (partitionPath == null ? "" : partitionPath + "/")
+    Table table = table(); // once: every load parses the table's metadata again
+    String prefix = table.location() + "/data/" + (partitionPath == null ? "" : partitionPath + "/")
         + UUID.randomUUID() + "-";
     List<DataFile> files = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      DataFiles.Builder file = dataFile(prefix + i + ".parquet", i + 1);
+      DataFiles.Builder file = dataFile(table.spec(), prefix + i + ".parquet", i + 1);
       files.add((partitionPath == null ? file : file.withPartitionPath(partitionPath)).build());
     }
     return append(files);

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 
@@ -20,8 +21,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class FanOutPlans {
 
-  /** One node of a plan's tree: the tasks it serves and the handles of its children. */
-  record Node(TableIdentifier table, List<FileScanTask> tasks, List<String> children) {
+  /**
+   * One node of a plan's tree: the tasks it serves, the handles of its children, and the table's
+   * partition specs when it was planned (every response carries them).
+   */
+  record Node(TableIdentifier table, Map<Integer, PartitionSpec> specs, List<FileScanTask> tasks,
+      List<String> children) {
   }
 
   /**
@@ -40,7 +45,8 @@ final class FanOutPlans {
    * root first) serves tasks {@code [i*n/m, (i+1)*n/m)}, so every node gets {@code n/m} tasks give or
    * take one and the breadth-first concatenation is the input order.
    */
-  Plan add(TableIdentifier table, List<FileScanTask> tasks, FanOut shape, int submittedPolls) {
+  Plan add(TableIdentifier table, Map<Integer, PartitionSpec> specs, List<FileScanTask> tasks, FanOut shape,
+      int submittedPolls) {
     String planId = this.idPrefix + UUID.randomUUID();
     // The shape is asked once per node (in nodesBreadthFirst), so a shape that varies between calls
     // still yields one consistent tree.
@@ -62,7 +68,7 @@ final class FanOutPlans {
     for (int i = 0; i < paths.size(); i++) {
       List<Integer> path = paths.get(i);
       List<FileScanTask> share = List.copyOf(tasks.subList((int) (i * n / m), (int) ((i + 1) * n / m)));
-      Node node = new Node(table, share, List.copyOf(children.get(path)));
+      Node node = new Node(table, specs, share, List.copyOf(children.get(path)));
       if (path.isEmpty()) {
         root = node;
       }

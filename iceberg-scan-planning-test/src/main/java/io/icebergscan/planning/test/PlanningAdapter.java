@@ -145,7 +145,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
           return FetchPlanningResultResponse.builder().withPlanStatus(PlanStatus.SUBMITTED).build();
         }
         return serving(plan.root(),
-            FetchPlanningResultResponse.builder(specs(plan.table())).withPlanStatus(PlanStatus.COMPLETED)).build();
+            FetchPlanningResultResponse.builder(plan.root().specs()).withPlanStatus(PlanStatus.COMPLETED)).build();
       }
       case TASKS -> {
         String handle = castRequest(FetchScanTasksRequest.class, request.body()).planTask();
@@ -157,7 +157,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         if (node == null || !node.table().equals(table)) {
           throw new NoSuchPlanTaskException("Could not find tasks for plan task %s", handle);
         }
-        return serving(node, FetchScanTasksResponse.builder(specs(table))).build();
+        return serving(node, FetchScanTasksResponse.builder(node.specs())).build();
       }
       default -> throw new IllegalStateException("not a fan-out route: " + route);
     }
@@ -165,8 +165,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
 
   private PlanTableScanResponse planFanOut(TableIdentifier table, PlanTableScanRequest request, FanOut shape) {
     List<FileScanTask> tasks = planWithIceberg(table, request);
-    FanOutPlans.Plan plan = this.fanOutPlans.add(table, tasks, shape, this.settings.submittedPolls);
-    PlanTableScanResponse.Builder response = PlanTableScanResponse.builder(specs(table)).withPlanId(plan.planId());
+    // read once: loading the table parses its metadata, which polls and fetches need not do again
+    Map<Integer, PartitionSpec> specs = this.catalog.loadTable(table).specs();
+    FanOutPlans.Plan plan = this.fanOutPlans.add(table, specs, tasks, shape, this.settings.submittedPolls);
+    PlanTableScanResponse.Builder response = PlanTableScanResponse.builder(specs).withPlanId(plan.planId());
     if (this.settings.planAsync) {
       // Planned already; a poll completes it once the submitted polls are used up.
       return response.withPlanStatus(PlanStatus.SUBMITTED).build();
@@ -205,10 +207,6 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     finally {
       CatalogHandlers.cancelPlanTableScan(first.planId());
     }
-  }
-
-  private Map<Integer, PartitionSpec> specs(TableIdentifier table) {
-    return this.catalog.loadTable(table).specs();
   }
 
   /** Iceberg's config, without the planning endpoints when the catalog is told not to support them. */
