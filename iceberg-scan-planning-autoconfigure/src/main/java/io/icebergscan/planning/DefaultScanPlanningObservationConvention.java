@@ -2,6 +2,7 @@ package io.icebergscan.planning;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default convention: observation {@code iceberg.scan.planning}, low-cardinality {@code outcome}
@@ -27,7 +28,19 @@ public class DefaultScanPlanningObservationConvention implements ScanPlanningObs
     Throwable error = context.getError();
     return KeyValues.of(
         KeyValue.of("outcome", outcome != null ? outcome.name() : "UNKNOWN"),
-        KeyValue.of("exception", error != null ? error.getClass().getSimpleName() : "none"));
+        KeyValue.of("exception", exceptionTag(error)));
+  }
+
+  /**
+   * The {@code exception} tag of a failure, shared with the planner's meters: the simple class name
+   * (the full one for an anonymous class, whose simple name is empty), or {@code none}.
+   */
+  public static String exceptionTag(@Nullable Throwable failure) {
+    if (failure == null) {
+      return "none";
+    }
+    String name = failure.getClass().getSimpleName();
+    return name.isEmpty() ? failure.getClass().getName() : name;
   }
 
   @Override

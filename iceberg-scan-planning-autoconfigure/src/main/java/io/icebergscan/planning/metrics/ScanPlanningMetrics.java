@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
+import io.icebergscan.planning.DefaultScanPlanningObservationConvention;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanPlanningException;
 import io.icebergscan.planning.ScanPlanningListener;
@@ -53,7 +54,8 @@ public final class ScanPlanningMetrics implements ScanPlanningListener, MeterBin
   /** The gauge of plan-task fetches in flight. */
   public static final String REQUESTS_IN_FLIGHT = "iceberg.scan.planning.requests.in.flight";
 
-  private static final String NONE = "none";
+  private static final Tags SUCCESS = Tags.of("outcome", "SUCCESS", "exception",
+      DefaultScanPlanningObservationConvention.exceptionTag(null));
 
   /** The meters of one registry the binder was bound to. */
   private record Bound(MeterProvider<Timer> fetches, MeterProvider<DistributionSummary> tasks) {
@@ -96,8 +98,8 @@ public final class ScanPlanningMetrics implements ScanPlanningListener, MeterBin
 
   @Override
   public void planTaskFetched(TableIdentifier table, Duration duration, @Nullable ScanPlanningException failure) {
-    Tags tags = failure == null ? Tags.of("outcome", "SUCCESS", "exception", NONE)
-        : Tags.of("outcome", "FAILURE", "exception", exceptionName(failure));
+    Tags tags = failure == null ? SUCCESS
+        : Tags.of("outcome", "FAILURE", "exception", DefaultScanPlanningObservationConvention.exceptionTag(failure));
     for (Bound bound : this.registries) {
       bound.fetches().withTags(tags).record(duration);
     }
@@ -124,10 +126,5 @@ public final class ScanPlanningMetrics implements ScanPlanningListener, MeterBin
       this.planner = current;
     }
     return current != null ? current.requestsInFlight() : Double.NaN;
-  }
-
-  private static String exceptionName(Throwable failure) {
-    String name = failure.getClass().getSimpleName();
-    return name.isEmpty() ? failure.getClass().getName() : name;
   }
 }
