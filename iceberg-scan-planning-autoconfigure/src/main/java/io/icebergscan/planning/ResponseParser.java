@@ -132,12 +132,42 @@ final class ResponseParser {
     return null;
   }
 
-  private static String at(String parent, String name) {
-    return parent.isEmpty() ? name : parent + "." + name;
-  }
+  /**
+   * Where a value sits in a body, such as {@code file-scan-tasks[3].data-file.record-count}. A task has dozens
+   * of fields, so their paths are rendered only when a rejection names one.
+   */
+  private record Path(@Nullable Path parent, @Nullable String name, int index) {
 
-  private static String at(String parent, int index) {
-    return parent + "[" + index + "]";
+    static Path of(String name) {
+      return new Path(null, name, -1);
+    }
+
+    Path field(String child) {
+      return new Path(this, child, -1);
+    }
+
+    Path element(int position) {
+      return new Path(this, null, position);
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder text = new StringBuilder();
+      appendTo(text);
+      return text.toString();
+    }
+
+    private void appendTo(StringBuilder text) {
+      if (this.parent != null) {
+        this.parent.appendTo(text);
+      }
+      if (this.name == null) {
+        text.append('[').append(this.index).append(']');
+      }
+      else {
+        text.append(this.parent != null ? "." : "").append(this.name);
+      }
+    }
   }
 
   private static String brief(@Nullable String text) {
@@ -179,12 +209,12 @@ final class ResponseParser {
       }
     }
 
-    MalformedResponseException fail(String message, @Nullable String field) {
+    MalformedResponseException fail(String message, @Nullable Path field) {
       return fail(message, field, null);
     }
 
-    MalformedResponseException fail(String message, @Nullable String field, @Nullable Throwable cause) {
-      return new MalformedResponseException(message, field, this.planTask, cause);
+    MalformedResponseException fail(String message, @Nullable Path field, @Nullable Throwable cause) {
+      return new MalformedResponseException(message, field == null ? null : field.toString(), this.planTask, cause);
     }
 
     JsonNode root(byte @Nullable [] body) {
@@ -214,16 +244,17 @@ final class ResponseParser {
       PlanStatus status = status(root);
       String planId = planId(root);
       if (status == PlanStatus.CANCELLED && fromSubmit) {
-        throw fail("status 'cancelled' is not a valid answer to a plan submission", "status");
+        throw fail("status 'cancelled' is not a valid answer to a plan submission", Path.of("status"));
       }
       // only the submission must name the plan to poll; a poll's `submitted` (EmptyPlanningResult) has no id
       if (status == PlanStatus.SUBMITTED && fromSubmit && planId == null) {
-        throw fail("a submitted plan needs a plan-id to poll", "plan-id");
+        throw fail("a submitted plan needs a plan-id to poll", Path.of("plan-id"));
       }
       if (status != PlanStatus.COMPLETED) {
         for (String name : List.of("plan-tasks", "file-scan-tasks", "delete-files")) {
           if (root.has(name)) {
-            throw fail("task field on a plan with status '" + status.name().toLowerCase(Locale.ROOT) + "'", name);
+            throw fail("task field on a plan with status '" + status.name().toLowerCase(Locale.ROOT) + "'",
+                Path.of(name));
           }
         }
       }
@@ -237,17 +268,17 @@ final class ResponseParser {
     private PlanStatus status(JsonNode root) {
       JsonNode node = root.get("status");
       if (node == null || node.isNull()) {
-        throw fail("missing plan status", "status");
+        throw fail("missing plan status", Path.of("status"));
       }
       if (!node.isString()) {
-        throw fail("expected a string but got " + kind(node), "status");
+        throw fail("expected a string but got " + kind(node), Path.of("status"));
       }
       return switch (node.stringValue().toLowerCase(Locale.ROOT)) {
         case "completed" -> PlanStatus.COMPLETED;
         case "submitted" -> PlanStatus.SUBMITTED;
         case "cancelled" -> PlanStatus.CANCELLED;
         case "failed" -> PlanStatus.FAILED;
-        default -> throw fail("unknown plan status '" + brief(node.stringValue()) + "'", "status");
+        default -> throw fail("unknown plan status '" + brief(node.stringValue()) + "'", Path.of("status"));
       };
     }
 
@@ -256,13 +287,13 @@ final class ResponseParser {
       if (node == null) {
         return null;
       }
-      String planId = nonEmptyString(node, "plan-id");
+      String planId = nonEmptyString(node, Path.of("plan-id"));
       // The id goes into request paths (poll, DELETE): one that could climb or split the path is refused.
       String lower = planId.toLowerCase(Locale.ROOT);
       if (planId.equals(".") || planId.equals("..") || planId.indexOf('/') >= 0 || planId.indexOf('\\') >= 0
           || lower.contains("%2f") || lower.contains("%5c") || lower.contains("%2e%2e")
           || planId.chars().anyMatch(Character::isISOControl)) {
-        throw fail("a plan-id must not be able to change the request path", "plan-id");
+        throw fail("a plan-id must not be able to change the request path", Path.of("plan-id"));
       }
       return planId;
     }
@@ -272,20 +303,20 @@ final class ResponseParser {
       if (node == null) {
         return List.of();
       }
-      JsonNode array = array(node, "storage-credentials");
+      JsonNode array = array(node, Path.of("storage-credentials"));
       List<StorageCredential> credentials = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
-        String path = at("storage-credentials", i);
+        Path path = Path.of("storage-credentials").element(i);
         JsonNode credential = object(array.get(i), path);
-        String prefix = string(required(credential, path, "prefix"), at(path, "prefix"));
-        String configPath = at(path, "config");
+        String prefix = string(required(credential, path, "prefix"), path.field("prefix"));
+        Path configPath = path.field("config");
         JsonNode config = object(required(credential, path, "config"), configPath);
         Map<String, String> values = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : config.properties()) {
           JsonNode value = entry.getValue();
           if (!value.isString()) {
             // No kind(value) here: it would quote a number, and this object holds secrets.
-            throw fail("expected a string value", at(configPath, entry.getKey()));
+            throw fail("expected a string value", configPath.field(entry.getKey()));
           }
           values.put(entry.getKey(), value.stringValue());
         }
@@ -305,7 +336,7 @@ final class ResponseParser {
       if (node == null) {
         return Map.of();
       }
-      JsonNode object = object(node, name);
+      JsonNode object = object(node, Path.of(name));
       Map<String, String> values = new LinkedHashMap<>();
       for (Map.Entry<String, JsonNode> entry : object.properties()) {
         JsonNode value = entry.getValue();
@@ -313,7 +344,7 @@ final class ResponseParser {
           continue;
         }
         if (!value.isString() && !value.isNumber() && !value.isBoolean()) {
-          throw fail("expected a string value but got " + kind(value), at(name, entry.getKey()));
+          throw fail("expected a string value but got " + kind(value), Path.of(name).field(entry.getKey()));
         }
         // Some catalogs send numbers and booleans bare; their text is what a string-typed client would see.
         values.put(entry.getKey(), value.asString());
@@ -326,7 +357,7 @@ final class ResponseParser {
       if (node == null) {
         return null;
       }
-      JsonNode array = array(node, "endpoints");
+      JsonNode array = array(node, Path.of("endpoints"));
       Set<String> endpoints = new LinkedHashSet<>();
       for (JsonNode entry : array) {
         if (!entry.isString()) {
@@ -351,19 +382,19 @@ final class ResponseParser {
       JsonNode fileScanTasks = taskList(root, "file-scan-tasks");
       JsonNode deleteFiles = taskList(root, "delete-files");
       if (!deleteFiles.isEmpty() && fileScanTasks.isEmpty()) {
-        throw fail("delete files without file scan tasks", "delete-files");
+        throw fail("delete files without file scan tasks", Path.of("delete-files"));
       }
       List<DeleteFile> deletes = new ArrayList<>(deleteFiles.size());
       for (int i = 0; i < deleteFiles.size(); i++) {
-        deletes.add(deleteFile(deleteFiles.get(i), at("delete-files", i)));
+        deletes.add(deleteFile(deleteFiles.get(i), Path.of("delete-files").element(i)));
       }
       List<FileScanTask> tasks = new ArrayList<>(fileScanTasks.size());
       for (int i = 0; i < fileScanTasks.size(); i++) {
-        tasks.add(fileScanTask(fileScanTasks.get(i), at("file-scan-tasks", i), deletes));
+        tasks.add(fileScanTask(fileScanTasks.get(i), Path.of("file-scan-tasks").element(i), deletes));
       }
       List<String> handles = new ArrayList<>(planTasks.size());
       for (int i = 0; i < planTasks.size(); i++) {
-        handles.add(nonEmptyString(planTasks.get(i), at("plan-tasks", i)));
+        handles.add(nonEmptyString(planTasks.get(i), Path.of("plan-tasks").element(i)));
       }
       return new ScanTasks(tasks, handles);
     }
@@ -375,25 +406,25 @@ final class ResponseParser {
         return EMPTY_ARRAY;
       }
       if (node.isNull()) {
-        throw fail("explicit null for a task list", name);
+        throw fail("explicit null for a task list", Path.of(name));
       }
-      return array(node, name);
+      return array(node, Path.of(name));
     }
 
-    private FileScanTask fileScanTask(JsonNode node, String path, List<DeleteFile> deletes) {
+    private FileScanTask fileScanTask(JsonNode node, Path path, List<DeleteFile> deletes) {
       JsonNode task = object(node, path);
       JsonNode dataNode = task.get("data-file");
-      String dataPath = at(path, "data-file");
+      Path dataPath = path.field("data-file");
       if (dataNode == null || !dataNode.isObject()) {
         throw fail("task without a data file", dataPath);
       }
       DataFile dataFile = dataFile(dataNode, dataPath);
-      List<DeleteFile> applied = deleteReferences(task, at(path, "delete-file-references"), deletes);
-      return new FileScanTask(dataFile, applied, residual(task, at(path, "residual-filter")));
+      List<DeleteFile> applied = deleteReferences(task, path.field("delete-file-references"), deletes);
+      return new FileScanTask(dataFile, applied, residual(task, path.field("residual-filter")));
     }
 
     /** References index this payload's own delete-files: resolving them anywhere else misattributes deletes. */
-    private List<DeleteFile> deleteReferences(JsonNode task, String path, List<DeleteFile> deletes) {
+    private List<DeleteFile> deleteReferences(JsonNode task, Path path, List<DeleteFile> deletes) {
       JsonNode node = optional(task, "delete-file-references");
       if (node == null) {
         return List.of();
@@ -402,7 +433,7 @@ final class ResponseParser {
       List<DeleteFile> applied = new ArrayList<>(array.size());
       Set<Integer> seen = new HashSet<>();
       for (int i = 0; i < array.size(); i++) {
-        String refPath = at(path, i);
+        Path refPath = path.element(i);
         int index = intValue(array.get(i), refPath);
         if (index < 0 || index >= deletes.size()) {
           throw fail("delete file reference " + index + " is out of range: this response has " + deletes.size()
@@ -416,7 +447,7 @@ final class ResponseParser {
       return applied;
     }
 
-    private @Nullable String residual(JsonNode task, String path) {
+    private @Nullable String residual(JsonNode task, Path path) {
       JsonNode node = optional(task, "residual-filter");
       if (node == null) {
         return this.defaultResidual;
@@ -431,11 +462,11 @@ final class ResponseParser {
 
     // ---- content files ------------------------------------------------------------------------------
 
-    private DataFile dataFile(JsonNode file, String path) {
+    private DataFile dataFile(JsonNode file, Path path) {
       Common common = common(file, path);
       if (common.content() != FileContent.DATA) {
         throw fail("a data file must have content 'data', not '" + common.content().name() + "'",
-            at(path, "content"));
+            path.field("content"));
       }
       Long firstRowId = optionalNonNegativeLong(file, path, "first-row-id");
       Map<Integer, Long> columnSizes = countMap(file, path, "column-sizes");
@@ -455,15 +486,15 @@ final class ResponseParser {
       }
     }
 
-    private DeleteFile deleteFile(JsonNode node, String path) {
+    private DeleteFile deleteFile(JsonNode node, Path path) {
       JsonNode file = object(node, path);
       Common common = common(file, path);
       if (common.content() == FileContent.DATA) {
-        throw fail("a delete file cannot have content 'data'", at(path, "content"));
+        throw fail("a delete file cannot have content 'data'", path.field("content"));
       }
       List<Integer> equalityIds = List.of();
       if (common.content() == FileContent.EQUALITY_DELETES) {
-        String idsPath = at(path, "equality-ids");
+        Path idsPath = path.field("equality-ids");
         JsonNode ids = optional(file, "equality-ids");
         if (ids == null) {
           throw fail("an equality delete file needs equality-ids", idsPath);
@@ -474,11 +505,11 @@ final class ResponseParser {
         }
       }
       JsonNode referenced = optional(file, "referenced-data-file");
-      String referencedDataFile = referenced == null ? null : string(referenced, at(path, "referenced-data-file"));
+      String referencedDataFile = referenced == null ? null : string(referenced, path.field("referenced-data-file"));
       Long contentOffset = optionalNonNegativeLong(file, path, "content-offset");
       Long contentSize = optionalNonNegativeLong(file, path, "content-size-in-bytes");
       if (contentOffset != null && contentSize == null) {
-        throw fail("content-size-in-bytes is required with content-offset", at(path, "content-size-in-bytes"));
+        throw fail("content-size-in-bytes is required with content-offset", path.field("content-size-in-bytes"));
       }
       try {
         return new DeleteFile(common.content(), common.filePath(), common.fileFormat(), common.specId(),
@@ -491,28 +522,28 @@ final class ResponseParser {
       }
     }
 
-    private Common common(JsonNode file, String path) {
-      FileContent content = content(required(file, path, "content"), at(path, "content"));
-      int specId = intValue(required(file, path, "spec-id"), at(path, "spec-id"));
-      List<@Nullable Object> partition = partition(required(file, path, "partition"), at(path, "partition"));
-      String filePath = nonEmptyString(required(file, path, "file-path"), at(path, "file-path"));
-      FileFormat format = fileFormat(required(file, path, "file-format"), at(path, "file-format"));
-      long size = nonNegativeLong(required(file, path, "file-size-in-bytes"), at(path, "file-size-in-bytes"));
-      long records = nonNegativeLong(required(file, path, "record-count"), at(path, "record-count"));
+    private Common common(JsonNode file, Path path) {
+      FileContent content = content(required(file, path, "content"), path.field("content"));
+      int specId = intValue(required(file, path, "spec-id"), path.field("spec-id"));
+      List<@Nullable Object> partition = partition(required(file, path, "partition"), path.field("partition"));
+      String filePath = nonEmptyString(required(file, path, "file-path"), path.field("file-path"));
+      FileFormat format = fileFormat(required(file, path, "file-format"), path.field("file-format"));
+      long size = nonNegativeLong(required(file, path, "file-size-in-bytes"), path.field("file-size-in-bytes"));
+      long records = nonNegativeLong(required(file, path, "record-count"), path.field("record-count"));
       JsonNode keyNode = optional(file, "key-metadata");
-      String keyMetadata = keyNode == null ? null : hex(keyNode, at(path, "key-metadata"));
+      String keyMetadata = keyNode == null ? null : hex(keyNode, path.field("key-metadata"));
       JsonNode splitsNode = optional(file, "split-offsets");
       List<Long> splitOffsets = splitsNode == null
           ? List.of()
-          : nonNegativeLongList(splitsNode, at(path, "split-offsets"));
+          : nonNegativeLongList(splitsNode, path.field("split-offsets"));
       JsonNode sortNode = optional(file, "sort-order-id");
-      Integer sortOrderId = sortNode == null ? null : intValue(sortNode, at(path, "sort-order-id"));
+      Integer sortOrderId = sortNode == null ? null : intValue(sortNode, path.field("sort-order-id"));
       return new Common(content, filePath, format, specId, partition, size, records, keyMetadata, splitOffsets,
           sortOrderId);
     }
 
     /** Kebab case is the spec's; older writers send the enum names, so case and separator are ignored. */
-    private FileContent content(JsonNode node, String path) {
+    private FileContent content(JsonNode node, Path path) {
       String text = string(node, path);
       String name = text.toUpperCase(Locale.ROOT).replace('-', '_');
       for (FileContent content : FileContent.values()) {
@@ -523,7 +554,7 @@ final class ResponseParser {
       throw fail("unknown content '" + brief(text) + "'", path);
     }
 
-    private FileFormat fileFormat(JsonNode node, String path) {
+    private FileFormat fileFormat(JsonNode node, Path path) {
       String text = string(node, path);
       for (FileFormat format : FileFormat.values()) {
         if (format.name().equalsIgnoreCase(text)) {
@@ -533,7 +564,7 @@ final class ResponseParser {
       throw fail("unknown file format '" + brief(text) + "'", path);
     }
 
-    private List<@Nullable Object> partition(JsonNode node, String path) {
+    private List<@Nullable Object> partition(JsonNode node, Path path) {
       JsonNode array = array(node, path);
       List<@Nullable Object> values = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
@@ -544,7 +575,7 @@ final class ResponseParser {
       return values;
     }
 
-    private String hex(JsonNode node, String path) {
+    private String hex(JsonNode node, Path path) {
       String text = string(node, path);
       if (text.length() % 2 != 0) {
         throw fail("hexadecimal binary value has an odd number of digits", path);
@@ -558,58 +589,67 @@ final class ResponseParser {
       return text.toUpperCase(Locale.ROOT);
     }
 
-    private Map<Integer, Long> countMap(JsonNode file, String parent, String name) {
+    private Map<Integer, Long> countMap(JsonNode file, Path parent, String name) {
       return statsMap(file, parent, name, this::nonNegativeLongAt);
     }
 
-    private Map<Integer, Object> valueMap(JsonNode file, String parent, String name) {
+    private Map<Integer, Object> valueMap(JsonNode file, Path parent, String name) {
       return statsMap(file, parent, name, this::primitiveAt);
     }
 
     /** Reads element {@code index} of the array at {@code parent}; the element's path is built only to fail. */
     @FunctionalInterface
     private interface ElementReader<V> {
-      V read(JsonNode element, String parent, int index);
+      V read(JsonNode element, Path parent, int index);
     }
 
     /** A spec {@code CountMap} or {@code ValueMap}: parallel {@code keys} and {@code values} arrays. */
-    private <V> Map<Integer, V> statsMap(JsonNode file, String parent, String name, ElementReader<V> value) {
+    private <V> Map<Integer, V> statsMap(JsonNode file, Path parent, String name, ElementReader<V> value) {
       JsonNode node = optional(file, name);
       if (node == null) {
         return Map.of();
       }
-      String path = at(parent, name);
+      Path path = parent.field(name);
       JsonNode map = object(node, path);
-      List<Integer> keys = mapKeys(map, path);
-      String valuesPath = at(path, "values");
-      JsonNode values = mapValues(map, path, valuesPath, keys.size());
-      Map<Integer, V> result = new LinkedHashMap<>();
-      for (int i = 0; i < keys.size(); i++) {
-        result.put(keys.get(i), value.read(values.get(i), valuesPath, i));
+      int[] keys = mapKeys(map, path);
+      Path valuesPath = path.field("values");
+      JsonNode values = mapValues(map, path, valuesPath, keys.length);
+      @SuppressWarnings("unchecked")
+      Map.Entry<Integer, V>[] entries = new Map.Entry[keys.length];
+      for (int i = 0; i < keys.length; i++) {
+        entries[i] = Map.entry(keys[i], value.read(values.get(i), valuesPath, i));
       }
-      return result;
+      // Compact and unmodifiable already, so the file record keeps this map instead of copying it.
+      return Map.ofEntries(entries);
     }
 
-    private List<Integer> mapKeys(JsonNode map, String path) {
-      String keysPath = at(path, "keys");
+    private int[] mapKeys(JsonNode map, Path path) {
       JsonNode node = optional(map, "keys");
       if (node == null) {
-        return List.of();
+        return new int[0];
       }
+      Path keysPath = path.field("keys");
       JsonNode array = array(node, keysPath);
-      List<Integer> keys = new ArrayList<>(array.size());
-      Set<Integer> seen = new HashSet<>();
-      for (int i = 0; i < array.size(); i++) {
+      int[] keys = new int[array.size()];
+      // Catalogs write keys in column id order; a set to find duplicates is built only for keys out of order.
+      Set<Integer> seen = null;
+      for (int i = 0; i < keys.length; i++) {
         int key = intAt(array.get(i), keysPath, i);
-        if (!seen.add(key)) {
-          throw fail("duplicate key " + key, at(keysPath, i));
+        if (seen == null && i > 0 && key <= keys[i - 1]) {
+          seen = new HashSet<>();
+          for (int j = 0; j < i; j++) {
+            seen.add(keys[j]);
+          }
         }
-        keys.add(key);
+        if (seen != null && !seen.add(key)) {
+          throw fail("duplicate key " + key, keysPath.element(i));
+        }
+        keys[i] = key;
       }
       return keys;
     }
 
-    private JsonNode mapValues(JsonNode map, String path, String valuesPath, int keyCount) {
+    private JsonNode mapValues(JsonNode map, Path path, Path valuesPath, int keyCount) {
       JsonNode node = optional(map, "values");
       JsonNode values = node == null ? EMPTY_ARRAY : array(node, valuesPath);
       if (values.size() != keyCount) {
@@ -626,36 +666,36 @@ final class ResponseParser {
       return node == null || node.isNull() ? null : node;
     }
 
-    private JsonNode required(JsonNode object, String parent, String name) {
+    private JsonNode required(JsonNode object, Path parent, String name) {
       JsonNode node = object.get(name);
       if (node == null || node.isNull()) {
-        throw fail("missing required field", at(parent, name));
+        throw fail("missing required field", parent.field(name));
       }
       return node;
     }
 
-    private JsonNode object(@Nullable JsonNode node, String path) {
+    private JsonNode object(@Nullable JsonNode node, Path path) {
       if (node == null || !node.isObject()) {
         throw fail("expected an object but got " + kind(node), path);
       }
       return node;
     }
 
-    private JsonNode array(@Nullable JsonNode node, String path) {
+    private JsonNode array(@Nullable JsonNode node, Path path) {
       if (node == null || !node.isArray()) {
         throw fail("expected an array but got " + kind(node), path);
       }
       return node;
     }
 
-    private String string(@Nullable JsonNode node, String path) {
+    private String string(@Nullable JsonNode node, Path path) {
       if (node == null || !node.isString()) {
         throw fail("expected a string but got " + kind(node), path);
       }
       return node.stringValue();
     }
 
-    private String nonEmptyString(@Nullable JsonNode node, String path) {
+    private String nonEmptyString(@Nullable JsonNode node, Path path) {
       String text = string(node, path);
       if (text.isEmpty()) {
         throw fail("empty string", path);
@@ -664,7 +704,7 @@ final class ResponseParser {
     }
 
     /** Integral JSON numbers only: "12", 12.0 and 1e1 are rejected rather than coerced. */
-    private int intValue(@Nullable JsonNode node, String path) {
+    private int intValue(@Nullable JsonNode node, Path path) {
       if (node == null || !node.isIntegralNumber()) {
         throw fail("expected an integer but got " + kind(node), path);
       }
@@ -674,7 +714,7 @@ final class ResponseParser {
       return node.intValue();
     }
 
-    private long longValue(@Nullable JsonNode node, String path) {
+    private long longValue(@Nullable JsonNode node, Path path) {
       if (node == null || !node.isIntegralNumber()) {
         throw fail("expected an integer but got " + kind(node), path);
       }
@@ -684,7 +724,7 @@ final class ResponseParser {
       return node.longValue();
     }
 
-    private long nonNegativeLong(@Nullable JsonNode node, String path) {
+    private long nonNegativeLong(@Nullable JsonNode node, Path path) {
       long value = longValue(node, path);
       if (value < 0) {
         throw fail("must not be negative: " + value, path);
@@ -692,12 +732,12 @@ final class ResponseParser {
       return value;
     }
 
-    private @Nullable Long optionalNonNegativeLong(JsonNode object, String parent, String name) {
+    private @Nullable Long optionalNonNegativeLong(JsonNode object, Path parent, String name) {
       JsonNode node = optional(object, name);
-      return node == null ? null : nonNegativeLong(node, at(parent, name));
+      return node == null ? null : nonNegativeLong(node, parent.field(name));
     }
 
-    private List<Integer> intList(JsonNode node, String path) {
+    private List<Integer> intList(JsonNode node, Path path) {
       JsonNode array = array(node, path);
       List<Integer> values = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
@@ -706,7 +746,7 @@ final class ResponseParser {
       return values;
     }
 
-    private List<Long> nonNegativeLongList(JsonNode node, String path) {
+    private List<Long> nonNegativeLongList(JsonNode node, Path path) {
       JsonNode array = array(node, path);
       List<Long> values = new ArrayList<>(array.size());
       for (int i = 0; i < array.size(); i++) {
@@ -718,33 +758,33 @@ final class ResponseParser {
     // Array elements are many (every stats value): their readers check the common valid case first and
     // build the element's path only for the failure, which the general reader then reports.
 
-    private int intAt(JsonNode element, String parent, int index) {
+    private int intAt(JsonNode element, Path parent, int index) {
       return element.isIntegralNumber() && element.canConvertToInt() ? element.intValue()
-          : intValue(element, at(parent, index));
+          : intValue(element, parent.element(index));
     }
 
-    private long nonNegativeLongAt(JsonNode element, String parent, int index) {
+    private long nonNegativeLongAt(JsonNode element, Path parent, int index) {
       if (element.isIntegralNumber() && element.canConvertToLong()) {
         long value = element.longValue();
         if (value >= 0) {
           return value;
         }
       }
-      return nonNegativeLong(element, at(parent, index));
+      return nonNegativeLong(element, parent.element(index));
     }
 
-    private Object primitiveAt(JsonNode element, String parent, int index) {
+    private Object primitiveAt(JsonNode element, Path parent, int index) {
       if (element.isString()) {
         return element.stringValue();
       }
       if (element.isIntegralNumber() && element.canConvertToLong()) {
         return element.longValue();
       }
-      return primitive(element, at(parent, index));
+      return primitive(element, parent.element(index));
     }
 
     /** A spec primitive as the plainest Java value; containers are never primitives. */
-    private Object primitive(@Nullable JsonNode node, String path) {
+    private Object primitive(@Nullable JsonNode node, Path path) {
       if (node == null || node.isNull()) {
         throw fail("null value", path);
       }

@@ -3,6 +3,7 @@ package io.icebergscan.planning;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,6 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 class ResponseParserTest {
@@ -268,6 +270,29 @@ class ResponseParserTest {
     assertThat(dataFile.partition().get(1)).isInstanceOf(Long.class);
     assertThat(dataFile.partition().get(3)).isInstanceOf(Double.class);
     assertThat(dataFile.content()).isEqualTo(FileContent.DATA);
+  }
+
+  @Test
+  void statsMapsAreUnmodifiableAndKeysNeedNoOrder() {
+    String stats = with(TASKS, "/file-scan-tasks/0/data-file/column-sizes", """
+        {"keys": [9, 2, 5], "values": [90, 20, 50]}""");
+    DataFile file = this.parser.scanTasks(bytes(stats), HANDLE, null).fileScanTasks().get(0).dataFile();
+
+    assertThat(file.columnSizes()).isEqualTo(Map.of(2, 20L, 5, 50L, 9, 90L));
+    assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> file.columnSizes().put(1, 1L));
+    // The record copies a caller's map once and keeps a map that is already an unmodifiable copy.
+    Map<Integer, Long> mutable = new HashMap<>(Map.of(1, 10L));
+    DataFile copied = withColumnSizes(file, mutable);
+    mutable.put(2, 20L);
+    assertThat(copied.columnSizes()).isEqualTo(Map.of(1, 10L));
+    assertThat(withColumnSizes(file, file.columnSizes()).columnSizes()).isSameAs(file.columnSizes());
+  }
+
+  private static DataFile withColumnSizes(DataFile file, Map<Integer, Long> columnSizes) {
+    return new DataFile(file.filePath(), file.fileFormat(), file.specId(), file.partition(), file.fileSizeInBytes(),
+        file.recordCount(), file.keyMetadata(), file.splitOffsets(), file.sortOrderId(), file.firstRowId(),
+        columnSizes, file.valueCounts(), file.nullValueCounts(), file.nanValueCounts(), file.lowerBounds(),
+        file.upperBounds());
   }
 
   @Test
@@ -644,6 +669,8 @@ class ResponseParserTest {
       column-sizes      | {"keys": [1]}                              | column-sizes             | 1 keys but 0 values
       column-sizes      | {"values": [1]}                            | column-sizes             | 0 keys but 1 values
       column-sizes      | {"keys": [1, 1], "values": [10, 20]}       | column-sizes.keys[1]     | duplicate key
+      column-sizes      | {"keys": [5, 2, 7, 2], "values": [1, 2, 3, 4]} | column-sizes.keys[3] | duplicate key 2
+      column-sizes      | {"keys": [3, 4, 9, 4], "values": [1, 2, 3, 4]} | column-sizes.keys[3] | duplicate key 4
       column-sizes      | {"keys": [null], "values": [10]}           | column-sizes.keys[0]     | expected an integer
       column-sizes      | {"keys": ["1"], "values": [10]}            | column-sizes.keys[0]     | expected an integer
       column-sizes      | {"keys": [1], "values": [null]}            | column-sizes.values[0]   | expected an integer

@@ -7,7 +7,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A data file of the table, with every field of the REST spec's {@code DataFile}.
+ * A data file of the table, with every field of the REST spec's {@code DataFile}. Lists keep their order; the
+ * stats maps are unmodifiable and, like {@link Map#copyOf}, have no iteration order.
  *
  * @param filePath the file's location
  * @param fileFormat the file's format

@@ -2,14 +2,15 @@ package io.icebergscan.planning.model;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
-/** Defensive copies for the model records: unmodifiable, order kept, null elements allowed where the spec allows them. */
+/**
+ * Defensive copies for the model records: unmodifiable lists in their order (nulls only where the spec allows
+ * them) and unmodifiable maps.
+ */
 final class Values {
 
   private Values() {
@@ -23,13 +24,9 @@ final class Values {
     return values == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(values));
   }
 
+  /** Like {@link Map#copyOf}: no order, no nulls, and a map that is already an unmodifiable copy is kept. */
   static <V> Map<Integer, V> map(@Nullable Map<Integer, V> values) {
-    if (values == null || values.isEmpty()) {
-      return Map.of();
-    }
-    Map<Integer, V> copy = new LinkedHashMap<>();
-    values.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "key"), Objects.requireNonNull(v, "value")));
-    return Collections.unmodifiableMap(copy);
+    return values == null ? Map.of() : Map.copyOf(values);
   }
 
   static long nonNegative(long value, String name) {
