@@ -78,13 +78,16 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     KNOWN,
     RUNNING,
     ANSWERED,
+    /** Answered and passed by the cursor: met again in the queue, it is a duplicate and skipped. */
+    CONSUMED,
     FAILED,
     /** Aborted because it comes after a failure: never needed again. */
     CANCELLED
   }
 
   private static final class Node {
-    final String handle;
+    /** The handle; {@code null} for the root, the plan's own answer, which is never fetched. */
+    final @Nullable String handle;
     @Nullable Node parent;
     int index;
     int depth;
@@ -94,7 +97,7 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     @Nullable ScanPlanningException failure;
     @Nullable Runnable abort;
 
-    Node(String handle, @Nullable Node parent, int index, int depth) {
+    Node(@Nullable String handle, @Nullable Node parent, int index, int depth) {
       this.handle = handle;
       this.parent = parent;
       this.index = index;
@@ -141,14 +144,13 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   private final AtomicInteger drains = new AtomicInteger();
 
   // --- guarded by lock ---
-  private final List<String> rootPlanTasks;
-  private @Nullable List<FileScanTask> rootTasks;
+  /** Depth 0: the plan's answer, as if it were the answer of a fetch. */
+  private final Node root;
   private final Map<String, Node> nodes = new HashMap<>();
   private final TreeSet<Node> ready = new TreeSet<>(WALK_ORDER);
   private final Set<Node> running = new LinkedHashSet<>();
-  /** The serial walk's queue and seen-set: the cursor. */
-  private final ArrayDeque<String> queue;
-  private final Set<String> seen = new HashSet<>();
+  /** The serial walk's queue; its seen-set is the {@link State#CONSUMED} state. */
+  private final ArrayDeque<Node> queue = new ArrayDeque<>();
   private @Nullable Node firstFailure;
   private boolean firstFailureSettled;
   private long demand;
@@ -168,17 +170,12 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     this.limiter = limiter;
     this.limit = limit;
     this.window = Math.max(1, window);
-    this.rootPlanTasks = root.planTasks();
-    this.rootTasks = root.fileScanTasks().isEmpty() ? null : root.fileScanTasks();
-    this.queue = new ArrayDeque<>(this.rootPlanTasks);
-    for (int i = 0; i < this.rootPlanTasks.size(); i++) {
-      String handle = this.rootPlanTasks.get(i);
-      if (!this.nodes.containsKey(handle)) {
-        Node node = new Node(handle, null, i, 1);
-        this.nodes.put(handle, node);
-        this.ready.add(node);
-      }
-    }
+    this.root = new Node(null, null, 0, 0);
+    this.root.state = State.ANSWERED;
+    this.root.tasks = root.fileScanTasks();
+    this.root.children = root.planTasks();
+    announceChildren(this.root);
+    this.queue.add(this.root);
   }
 
   /** Starts fetching; output waits for {@link #request(long)}. */
@@ -240,27 +237,32 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
       node.state = State.ANSWERED;
       node.abort = null;
       node.tasks = tasks.fileScanTasks();
-      List<String> children = tasks.planTasks();
-      node.children = children;
-      boolean moved = false;
-      for (int i = 0; i < children.size(); i++) {
-        String handle = children.get(i);
-        Node child = this.nodes.get(handle);
-        if (child == null) {
-          child = new Node(handle, node, i, node.depth + 1);
-          this.nodes.put(handle, child);
-          this.ready.add(child);
-        }
-        else if (earlierOccurrence(node, i, child)) {
-          moved = true;
-        }
-      }
-      if (moved) {
+      node.children = tasks.planTasks();
+      if (announceChildren(node)) {
         recomputePositions();
       }
     }
     this.limiter.release();
     drain();
+  }
+
+  /** Makes new handles in {@code parent}'s answer candidates; whether a known one turned up earlier. */
+  private boolean announceChildren(Node parent) {
+    List<String> children = parent.children;
+    boolean moved = false;
+    for (int i = 0; i < children.size(); i++) {
+      String handle = children.get(i);
+      Node child = this.nodes.get(handle);
+      if (child == null) {
+        child = new Node(handle, parent, i, parent.depth + 1);
+        this.nodes.put(handle, child);
+        this.ready.add(child);
+      }
+      else if (earlierOccurrence(parent, i, child)) {
+        moved = true;
+      }
+    }
+    return moved;
   }
 
   private void failed(Node node, ScanPlanningException failure) {
@@ -287,15 +289,7 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     this.ready.clear();
     Set<Node> visited = new HashSet<>();
     ArrayDeque<Node> pass = new ArrayDeque<>();
-    for (int i = 0; i < this.rootPlanTasks.size(); i++) {
-      Node node = this.nodes.get(this.rootPlanTasks.get(i));
-      if (visited.add(node)) {
-        node.parent = null;
-        node.index = i;
-        node.depth = 1;
-        pass.add(node);
-      }
-    }
+    pass.add(this.root);
     while (!pass.isEmpty()) {
       Node parent = pass.poll();
       List<String> children = parent.children;
@@ -362,21 +356,8 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   }
 
   private void advanceCursor(Actions actions) {
-    if (this.rootTasks != null) {
-      if (this.demand == 0) {
-        return;
-      }
-      this.demand--;
-      actions.emit.add(this.rootTasks);
-      this.rootTasks = null;
-    }
     while (!this.queue.isEmpty()) {
-      String handle = this.queue.peek();
-      if (this.seen.contains(handle)) {
-        this.queue.poll();
-        continue;
-      }
-      Node node = this.nodes.get(handle);
+      Node node = this.queue.peek();
       switch (node.state) {
         case ANSWERED -> {
           List<FileScanTask> tasks = node.tasks;
@@ -388,12 +369,17 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
             actions.emit.add(tasks);
           }
           this.queue.poll();
-          this.seen.add(handle);
+          node.state = State.CONSUMED;
           node.tasks = null;
-          this.unconsumedStarted--;
+          if (node != this.root) {
+            this.unconsumedStarted--;
+          }
           this.maxDepth = Math.max(this.maxDepth, node.depth);
-          this.queue.addAll(node.children);
+          for (String child : node.children) {
+            this.queue.add(this.nodes.get(child));
+          }
         }
+        case CONSUMED -> this.queue.poll();
         case FAILED -> {
           actions.error = node.failure;
           this.terminated = true;
@@ -402,7 +388,7 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
         case CANCELLED -> {
           // Cancellation is only for handles certainly after a failure, which the cursor never reaches.
           actions.error = new ScanPlanningException("internal error: the walk reached a cancelled fetch",
-              handle, null);
+              node.handle, null);
           this.terminated = true;
           return;
         }
@@ -461,10 +447,9 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
    * parent level, or on that level before its parent, could.
    */
   private boolean positionCertain(Node failure) {
-    for (Node node : this.ready) {
-      if (couldAnnounceBefore(node, failure)) {
-        return false;
-      }
+    // the earliest candidate in walk order is the one most able to announce early
+    if (!this.ready.isEmpty() && couldAnnounceBefore(this.ready.first(), failure)) {
+      return false;
     }
     for (Node node : this.running) {
       if (couldAnnounceBefore(node, failure)) {
@@ -514,8 +499,7 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
 
   /** The handle the cursor waits on: {@link #advanceCursor} leaves it at the front of the queue. */
   private @Nullable Node cursorHead() {
-    String handle = this.queue.peek();
-    return handle == null ? null : this.nodes.get(handle);
+    return this.queue.peek();
   }
 
   private void perform(Actions actions) {
