@@ -21,6 +21,7 @@ import io.icebergscan.planning.CatalogErrors.Call;
 import io.icebergscan.planning.WireTypes.CatalogConfig;
 import io.icebergscan.planning.WireTypes.PlanningResult;
 import io.icebergscan.planning.WireTypes.ScanTasks;
+import io.netty.handler.timeout.ReadTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -325,7 +326,20 @@ final class CatalogClient {
       return new MalformedResponseException("the response to " + method + " " + shown + " is larger than the limit of "
           + this.maxResponseBytes + " bytes", null, planTask);
     }
-    return new TransportException(redacted(method + " " + uri + " failed: " + failure), planTask, failure);
+    return new TransportException(redacted(method + " " + uri + " failed: " + cause(failure)), planTask, failure);
+  }
+
+  /** What failed below WebClient, whose own exception may say no more than its class name. */
+  static String cause(Throwable failure) {
+    Throwable root = failure;
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ReadTimeoutException) {
+        return "no response within the response timeout";
+      }
+      root = cause;
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
   }
 
   /** Text with the user info of every URI in it removed, since it may hold credentials: for messages and logs. */

@@ -83,7 +83,9 @@ class FaultInjectionTest {
     this.server.script((request, out) -> {
       // read the request, answer nothing, keep the connection open
     });
-    assertThat(planAndClose()).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config");
+    assertThat(planAndClose()).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config")
+        .hasMessageContaining("no response within the response timeout");
+    assertThat(this.server.requests()).as("a timeout is not retried").containsExactly("GET /v1/config");
   }
 
   @Test
@@ -96,6 +98,10 @@ class FaultInjectionTest {
     Throwable failure = planAndClose();
     assertThat(failure).isInstanceOf(TransportException.class);
     assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1");
+    assertThat(this.server.requests()).as("a reset is retried once, then the plan is abandoned")
+        .containsExactly("GET /v1/config", "POST /v1/namespaces/db/tables/t/plan",
+            "POST /v1/namespaces/db/tables/t/tasks", "POST /v1/namespaces/db/tables/t/tasks",
+            "DELETE /v1/namespaces/db/tables/t/plan/p");
   }
 
   @Test
@@ -131,7 +137,8 @@ class FaultInjectionTest {
     assertThat(planAndClose()).isInstanceOf(TransportException.class).hasMessageContaining("request timeout")
         .hasMessageContaining("/plan");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
-    assertThat(this.server.requests()).as("a request timeout is not retried").isEqualTo(2);
+    assertThat(this.server.requests()).as("a request timeout is not retried")
+        .containsExactly("GET /v1/config", "POST /v1/namespaces/db/tables/t/plan");
   }
 
   @Test
@@ -212,7 +219,8 @@ class FaultInjectionTest {
     private final ServerSocket socket;
     private final ExecutorService connections = Executors.newCachedThreadPool();
     private final AtomicInteger open = new AtomicInteger();
-    private final AtomicInteger requests = new AtomicInteger();
+    /** Method and path of every request read, in order. */
+    private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile Script script = (request, out) -> { };
 
@@ -238,8 +246,8 @@ class FaultInjectionTest {
       return this.open.get();
     }
 
-    int requests() {
-      return this.requests.get();
+    List<String> requests() {
+      return this.requests;
     }
 
     private void accept() {
@@ -263,7 +271,8 @@ class FaultInjectionTest {
           if (request == null) {
             return;
           }
-          this.requests.incrementAndGet();
+          String[] line = request.substring(0, request.indexOf("\r\n")).split(" ");
+          this.requests.add(line[0] + " " + line[1]);
           this.script.answer(request, out);
         }
       }
