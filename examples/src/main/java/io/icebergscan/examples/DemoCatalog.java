@@ -60,7 +60,11 @@ public final class DemoCatalog implements SmartApplicationListener {
     if (environment.containsProperty("iceberg.rest.uri")) {
       return;
     }
+    // An application set up to authenticate meets a catalog that insists, as a real one would.
+    boolean authenticates = environment.containsProperty("iceberg.rest.oauth2.client-id")
+        || environment.containsProperty("iceberg.rest.token");
     EmbeddedIcebergCatalog demo = EmbeddedIcebergCatalog.create()
+        .requireBearerToken(authenticates)
         .fanOut(FanOut.levels(8, 4, 2))
         .tasksLatency(Duration.ofMillis(environment.getProperty("example.demo.latency-ms", Integer.class, 10)))
         .start();

@@ -133,6 +133,17 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   }
 
   /**
+   * Whether requests need an {@code Authorization: Bearer} header (default false), as at a catalog behind
+   * authentication: without one, every request but the token endpoint ({@code POST /v1/oauth/tokens},
+   * where Iceberg's adapter issues a token for any client credentials) is answered 401
+   * {@code NotAuthorizedException} and not counted. The token itself is not checked.
+   */
+  public EmbeddedIcebergCatalog requireBearerToken(boolean required) {
+    this.settings.requireBearerToken = required;
+    return this;
+  }
+
+  /**
    * Starts the server on a free port of 127.0.0.1.
    *
    * @throws IllegalStateException when already started or closed, or when the server cannot start

@@ -71,6 +71,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   @Override
   protected <T extends RESTResponse> T execute(HTTPRequest request, Class<T> responseType,
       Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
+    if (this.settings.requireBearerToken && !"v1/oauth/tokens".equals(request.path()) && !hasBearerToken(request)) {
+      throw reject(errorHandler, ErrorResponse.builder().responseCode(401).withType("NotAuthorizedException")
+          .withMessage("Not authorized: no bearer token"));
+    }
     PlanningRoute route = PlanningRoute.of(request.method(), request.path());
     this.counter.started(route);
     try {
@@ -226,6 +230,11 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   static boolean isPlanningEndpoint(Endpoint endpoint) {
     String path = endpoint.path();
     return path.endsWith("/plan") || path.endsWith("/plan/{plan-id}") || path.endsWith("/tasks");
+  }
+
+  private static boolean hasBearerToken(HTTPRequest request) {
+    return request.headers().entries("Authorization").stream()
+        .anyMatch(header -> header.value().regionMatches(true, 0, "Bearer ", 0, 7) && header.value().length() > 7);
   }
 
   /** Reports an error the way Iceberg's adapter does: through the servlet's handler, then a RESTException. */

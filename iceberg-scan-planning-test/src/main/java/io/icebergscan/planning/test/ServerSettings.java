@@ -19,4 +19,5 @@ final class ServerSettings {
   volatile Duration tasksLatency = Duration.ZERO;
   volatile @Nullable FanOut fanOut;
   volatile boolean planningEndpoints = true;
+  volatile boolean requireBearerToken;
 }

@@ -17,6 +17,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -55,6 +56,27 @@ class EmbeddedIcebergCatalogTests {
     assertThat(endpoints(config)).contains("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
         "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks",
         "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}");
+    assertThat(this.catalog.requestCounts().config()).isEqualTo(1);
+  }
+
+  @Test
+  void aCatalogThatRequiresABearerTokenRefusesRequestsWithoutOne() throws Exception {
+    this.catalog.requireBearerToken(true).start();
+    this.catalog.createNamespace("db");
+
+    RawHttp.Response refused = new RawHttp(this.catalog).get("/v1/config");
+    assertThat(refused.status()).isEqualTo(401);
+    assertThat(refused.json().path("error").path("type").asText()).isEqualTo("NotAuthorizedException");
+    assertThat(this.catalog.requestCounts().config()).as("refused requests are not counted").isZero();
+    try (RESTCatalog anonymous = new RESTCatalog()) {
+      assertThatExceptionOfType(NotAuthorizedException.class)
+          .isThrownBy(() -> anonymous.initialize("anonymous", Map.of("uri", this.catalog.uri())));
+    }
+    // Iceberg's client with client credentials: a token from the open token endpoint, then sent with each request
+    try (RESTCatalog authenticated = new RESTCatalog()) {
+      authenticated.initialize("authenticated", Map.of("uri", this.catalog.uri(), "credential", "id:secret"));
+      assertThat(authenticated.listNamespaces()).containsExactly(Namespace.of("db"));
+    }
     assertThat(this.catalog.requestCounts().config()).isEqualTo(1);
   }
 
