@@ -5,19 +5,23 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.ClientCredentialsReactiveOAuth2AuthorizedClientProvider;
-import org.springframework.security.oauth2.client.InMemoryReactiveOAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.RemoveAuthorizedClientReactiveOAuth2AuthorizationFailureHandler;
+import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.ReactiveOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.ReactiveOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.endpoint.WebClientReactiveClientCredentialsTokenResponseClient;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.InMemoryReactiveClientRegistrationRepository;
-import org.springframework.security.oauth2.client.web.reactive.function.client.ServerOAuth2AuthorizedClientExchangeFilterFunction;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
 import org.springframework.web.reactive.function.client.ClientRequest;
@@ -32,10 +36,12 @@ import reactor.core.publisher.Mono;
  *
  * <p>The access token is obtained from the token endpoint on first use, kept, and obtained again once
  * it is within {@link Builder#refreshBefore refreshBefore} of its expiry. A token endpoint that gives no
- * {@code expires_in} gets {@link Builder#defaultLifetime defaultLifetime}. When the catalog answers 401,
- * the token is dropped and the request is sent once more with a new one; a second 401 is the catalog's
- * answer. A token endpoint that refuses the credentials ends the request with an
- * {@link AuthenticationException}. Requires {@code org.springframework.security:spring-security-oauth2-client}.
+ * {@code expires_in} gets {@link Builder#defaultLifetime defaultLifetime}. Requests that need a token at the
+ * same time share one token request. When the catalog refuses a token (401, or the spec's 419 for an expired
+ * one), the token is dropped unless another request has replaced it already, and the request is sent once
+ * more with the current token; a second refusal is the catalog's answer. A token endpoint that refuses the
+ * credentials ends the request with an {@link AuthenticationException}. Requires
+ * {@code org.springframework.security:spring-security-oauth2-client}.
  *
  * <pre>{@code
  * ScanPlanner planner = ScanPlanner.builder()
@@ -51,8 +57,17 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
 
   private static final String REGISTRATION_ID = "iceberg-catalog";
 
-  private final ServerOAuth2AuthorizedClientExchangeFilterFunction authorizer;
+  private static final OAuth2AuthorizeRequest AUTHORIZE = OAuth2AuthorizeRequest
+      .withClientRegistrationId(REGISTRATION_ID).principal("iceberg-scan-planning").build();
+
+  /** 401, and 419 (AuthenticationTimeout), which the REST spec lets a catalog send for an expired token. */
+  private static final Set<Integer> TOKEN_REFUSED = Set.of(401, 419);
+
+  private final ReactiveOAuth2AuthorizedClientManager manager;
+  private final KeptToken kept = new KeptToken();
   private final String tokenUri;
+  /** The token request in flight, which every request needing a token meanwhile waits for. */
+  private final AtomicReference<@Nullable Mono<OAuth2AccessTokenResponse>> tokenRequest = new AtomicReference<>();
 
   private OAuth2ClientCredentials(Builder builder, String tokenUri, String clientId, String clientSecret) {
     this.tokenUri = tokenUri;
@@ -68,8 +83,6 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
         .build();
     InMemoryReactiveClientRegistrationRepository registrations = new InMemoryReactiveClientRegistrationRepository(
         registration);
-    InMemoryReactiveOAuth2AuthorizedClientService tokens = new InMemoryReactiveOAuth2AuthorizedClientService(
-        registrations);
 
     WebClientReactiveClientCredentialsTokenResponseClient tokenClient =
         new WebClientReactiveClientCredentialsTokenResponseClient();
@@ -79,20 +92,15 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
     Duration defaultLifetime = builder.defaultLifetime;
     ClientCredentialsReactiveOAuth2AuthorizedClientProvider provider =
         new ClientCredentialsReactiveOAuth2AuthorizedClientProvider();
-    provider.setAccessTokenResponseClient(request -> tokenClient.getTokenResponse(request)
-        .map(response -> withLifetime(response, defaultLifetime)));
+    provider.setAccessTokenResponseClient(request -> shared(() -> tokenClient.getTokenResponse(request)
+        .map(response -> withLifetime(response, defaultLifetime))));
     provider.setClockSkew(builder.refreshBefore);
     provider.setClock(builder.clock);
 
     AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager manager =
-        new AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager(registrations, tokens);
+        new AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager(registrations, this.kept);
     manager.setAuthorizedClientProvider(provider);
-
-    this.authorizer = new ServerOAuth2AuthorizedClientExchangeFilterFunction(manager);
-    this.authorizer.setDefaultClientRegistrationId(REGISTRATION_ID);
-    // a 401 (or 403 with an invalid_token challenge) from the catalog drops the kept token
-    this.authorizer.setAuthorizationFailureHandler(new RemoveAuthorizedClientReactiveOAuth2AuthorizationFailureHandler(
-        (registrationId, principal, attributes) -> tokens.removeAuthorizedClient(registrationId, principal.getName())));
+    this.manager = manager;
   }
 
   public static Builder builder() {
@@ -101,14 +109,48 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
 
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-    return this.authorizer.filter(request, next)
-        .flatMap(response -> response.statusCode().value() != HttpStatus.UNAUTHORIZED.value()
-            ? Mono.just(response)
-            // the failure handler has dropped the token: the same request (same Idempotency-Key) once more
-            : response.releaseBody().then(this.authorizer.filter(request, next)))
+    return token()
+        .flatMap(token -> send(request, next, token)
+            .flatMap(response -> !TOKEN_REFUSED.contains(response.statusCode().value())
+                ? Mono.just(response)
+                // the same request (same Idempotency-Key) once more, with whatever token is current then
+                : response.releaseBody()
+                    .then(Mono.fromRunnable(() -> this.kept.dropIfKept(token)))
+                    .then(Mono.defer(this::token))
+                    .flatMap(current -> send(request, next, current))))
         .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
             "no access token from " + CatalogClient.redacted(this.tokenUri) + ": " + failure.getMessage(), null,
             failure));
+  }
+
+  private Mono<OAuth2AccessToken> token() {
+    return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken);
+  }
+
+  private static Mono<ClientResponse> send(ClientRequest request, ExchangeFunction next, OAuth2AccessToken token) {
+    return next.exchange(ClientRequest.from(request)
+        .headers(headers -> headers.setBearerAuth(token.getTokenValue()))
+        .build());
+  }
+
+  /** The token request in flight if there is one, else {@code fetch}, shared until it ends. */
+  private Mono<OAuth2AccessTokenResponse> shared(Supplier<Mono<OAuth2AccessTokenResponse>> fetch) {
+    return Mono.defer(() -> {
+      while (true) {
+        Mono<OAuth2AccessTokenResponse> inFlight = this.tokenRequest.get();
+        if (inFlight != null) {
+          return inFlight;
+        }
+        AtomicReference<Mono<OAuth2AccessTokenResponse>> self = new AtomicReference<>();
+        Mono<OAuth2AccessTokenResponse> started = fetch.get()
+            .doFinally(signal -> this.tokenRequest.compareAndSet(self.get(), null))
+            .cache();
+        self.set(started);
+        if (this.tokenRequest.compareAndSet(null, started)) {
+          return started;
+        }
+      }
+    });
   }
 
   /** A response without {@code expires_in} reads as one second in Spring Security: give it the default lifetime. */
@@ -124,6 +166,35 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
   @Override
   public String toString() {
     return "OAuth2ClientCredentials[tokenUri=" + CatalogClient.redacted(this.tokenUri) + "]";
+  }
+
+  /** The one kept token: a single registration and principal, so a single slot. */
+  private static final class KeptToken implements ReactiveOAuth2AuthorizedClientService {
+
+    private final AtomicReference<@Nullable OAuth2AuthorizedClient> client = new AtomicReference<>();
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends OAuth2AuthorizedClient> Mono<T> loadAuthorizedClient(String registrationId,
+        String principalName) {
+      return Mono.justOrEmpty((T) this.client.get());
+    }
+
+    @Override
+    public Mono<Void> saveAuthorizedClient(OAuth2AuthorizedClient authorizedClient, Authentication principal) {
+      return Mono.fromRunnable(() -> this.client.set(authorizedClient));
+    }
+
+    @Override
+    public Mono<Void> removeAuthorizedClient(String registrationId, String principalName) {
+      return Mono.fromRunnable(() -> this.client.set(null));
+    }
+
+    /** A refused token goes; a token that already replaced it (a late refusal of the old one) stays. */
+    void dropIfKept(OAuth2AccessToken refused) {
+      this.client.updateAndGet(client -> client != null
+          && client.getAccessToken().getTokenValue().equals(refused.getTokenValue()) ? null : client);
+    }
   }
 
   /** Collects the client's registration at the token endpoint. */

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,6 +20,7 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,9 +49,13 @@ class OAuth2ClientCredentialsTest {
   }
 
   private ScanPlanner planner(OAuth2ClientCredentials.Builder credentials) {
+    return planner(credentials, 4);
+  }
+
+  private ScanPlanner planner(OAuth2ClientCredentials.Builder credentials, int maxConcurrency) {
     this.server.setDispatcher(this.catalog);
-    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxConcurrency(4).maxRetries(0)
-        .filter(credentials.build()).build();
+    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxConcurrency(maxConcurrency)
+        .maxRetries(0).planTimeout(Duration.ofSeconds(20)).filter(credentials.build()).build();
     return this.planner;
   }
 
@@ -138,6 +145,48 @@ class OAuth2ClientCredentialsTest {
   }
 
   @Test
+  void requestsRefusedTogetherShareOneTokenRequest() {
+    ScanPlanner planner = planner(credentials(), 8);
+    this.catalog.planTasks = List.of("g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8");
+    this.catalog.revokeAtPlan = true;
+    // all eight fetches are refused together, once all have arrived (or after 5 s)
+    this.catalog.holdRefusalsUntilFetched = new CountDownLatch(8);
+
+    ScanPlan plan = planner.plan(TABLE);
+
+    assertThat(plan.tasks()).hasSize(9);
+    assertThat(this.catalog.rejected.get()).isEqualTo(8);
+    assertThat(this.catalog.tokenRequests).as("the first token, then one for all eight refused fetches").hasSize(2);
+  }
+
+  @Test
+  void aLateRefusalOfTheOldTokenDoesNotDropItsReplacement() {
+    ScanPlanner planner = planner(credentials());
+    this.catalog.revokeAtPlan = true;
+    // h1's refusal of tok-1 arrives only after h2 was refused, got tok-2 and was accepted with it
+    this.catalog.holdRefusalOfH1 = new CountDownLatch(1);
+
+    ScanPlan plan = planner.plan(TABLE);
+
+    assertThat(plan.tasks()).hasSize(4);
+    assertThat(this.catalog.rejected.get()).isEqualTo(2);
+    assertThat(this.catalog.tokenRequests).as("tok-2 is kept: it is not the token h1 was refused").hasSize(2);
+    assertThat(this.catalog.catalogAuthorizations).doesNotContain("Bearer tok-3");
+  }
+
+  @Test
+  void aTokenRefusedWith419IsReplacedLikeA401() {
+    ScanPlanner planner = planner(credentials());
+    planner.plan(TABLE);
+    this.catalog.accepted.remove("tok-1");
+    this.catalog.refusalStatus = 419;
+
+    assertThat(planner.plan(TABLE).tasks()).hasSize(4);
+    assertThat(this.catalog.tokenRequests).hasSize(2);
+    assertThat(this.catalog.rejected.get()).isEqualTo(1);
+  }
+
+  @Test
   void aSecond401IsTheCatalogsAnswerNotALoop() {
     ScanPlanner planner = planner(credentials());
     planner.plan(TABLE);
@@ -199,6 +248,12 @@ class OAuth2ClientCredentialsTest {
     volatile boolean refuseCredentials;
     volatile boolean refuseCredentialsAfterPlan;
     volatile boolean acceptNone;
+    volatile List<String> planTasks = List.of("h1", "h2");
+    /** Revokes every token issued so far when the plan is answered. */
+    volatile boolean revokeAtPlan;
+    volatile int refusalStatus = 401;
+    volatile @Nullable CountDownLatch holdRefusalsUntilFetched;
+    volatile @Nullable CountDownLatch holdRefusalOfH1;
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -221,11 +276,28 @@ class OAuth2ClientCredentialsTest {
       this.catalogRequests.add(request);
       String authorization = request.getHeaders().get("Authorization");
       this.catalogAuthorizations.add(String.valueOf(authorization));
+      String body = request.getBody() == null ? "" : request.getBody().utf8();
+      CountDownLatch fetched = this.holdRefusalsUntilFetched;
+      if (fetched != null && path.endsWith("/tasks")) {
+        fetched.countDown();
+      }
       if (this.acceptNone || authorization == null || !this.accepted.contains(authorization.substring(7))) {
         this.rejected.incrementAndGet();
-        return new MockResponse.Builder().code(401).setHeader("Content-Type", "application/json")
-            .body("{\"error\":{\"message\":\"token expired\",\"type\":\"NotAuthorizedException\",\"code\":401}}")
+        if (fetched != null) {
+          await(fetched);
+        }
+        CountDownLatch replacementAccepted = this.holdRefusalOfH1;
+        if (replacementAccepted != null && body.contains("\"h1\"")) {
+          await(replacementAccepted);
+        }
+        return new MockResponse.Builder().code(this.refusalStatus).setHeader("Content-Type", "application/json")
+            .body("{\"error\":{\"message\":\"token expired\",\"type\":\"NotAuthorizedException\",\"code\":"
+                + this.refusalStatus + "}}")
             .build();
+      }
+      CountDownLatch replacementAccepted = this.holdRefusalOfH1;
+      if (replacementAccepted != null && !authorization.equals("Bearer tok-1")) {
+        replacementAccepted.countDown();
       }
       if (path.equals("/v1/config")) {
         return json(ALL_ENDPOINTS);
@@ -235,12 +307,24 @@ class OAuth2ClientCredentialsTest {
           this.accepted.clear();
           this.refuseCredentials = true;
         }
-        return json(ScriptedCatalog.completed("p", List.of("a"), List.of("h1", "h2")));
+        if (this.revokeAtPlan) {
+          this.accepted.clear();
+        }
+        return json(ScriptedCatalog.completed("p", List.of("a"), this.planTasks));
       }
-      String body = request.getBody().utf8();
       return json(body.contains("\"h1\"")
           ? ScriptedCatalog.scanTasksJson(List.of("b"), List.of("h3"))
           : ScriptedCatalog.scanTasksJson(List.of(body.contains("\"h2\"") ? "c" : "d"), List.of()));
+    }
+
+    /** A bounded wait on the server's side: the fault being staged is an answer that comes late. */
+    private static void await(CountDownLatch latch) {
+      try {
+        latch.await(5, TimeUnit.SECONDS);
+      }
+      catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
 
     private static MockResponse json(String body) {
