@@ -302,9 +302,20 @@ final class CatalogClient {
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> transportFailure(method, uri, planTask, failure))
-        .onErrorMap(failure -> failure instanceof AuthenticationException && planTask != null,
-            failure -> new AuthenticationException(failure.getMessage(), planTask, failure.getCause()))
+        .onErrorMap(failure -> planTask != null && failure instanceof ScanPlanningException known
+            && known.planTask() == null, failure -> withPlanTask((ScanPlanningException) failure, planTask))
         .retryWhen(this.retryPolicy.retry());
+  }
+
+  /** A failure of a filter (getting a token) knows no handle: a fetch's failure names its own. */
+  private static ScanPlanningException withPlanTask(ScanPlanningException failure, String planTask) {
+    if (failure instanceof AuthenticationException) {
+      return new AuthenticationException(failure.getMessage(), planTask, failure.getCause());
+    }
+    if (failure instanceof TransportException) {
+      return new TransportException(failure.getMessage(), planTask, failure.getCause());
+    }
+    return failure;
   }
 
   private static byte[] bytes(DataBuffer buffer) {

@@ -124,7 +124,11 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
   }
 
   private Mono<OAuth2AccessToken> token() {
-    return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken);
+    return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken)
+        // no answer from the token endpoint (refused, reset, timed out): a transport failure there, not here
+        .onErrorMap(failure -> !(failure instanceof OAuth2AuthorizationException),
+            failure -> new TransportException("POST " + CatalogClient.redacted(this.tokenUri) + " failed: "
+                + CatalogClient.cause(failure), null, failure));
   }
 
   private static Mono<ClientResponse> send(ClientRequest request, ExchangeFunction next, OAuth2AccessToken token) {

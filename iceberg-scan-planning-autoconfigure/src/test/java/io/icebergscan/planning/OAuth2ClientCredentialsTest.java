@@ -23,6 +23,9 @@ import mockwebserver3.junit5.StartStop;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.netty.http.client.HttpClient;
 
 import static io.icebergscan.planning.ScriptedCatalog.ALL_ENDPOINTS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -221,6 +224,19 @@ class OAuth2ClientCredentialsTest {
   }
 
   @Test
+  void aTokenEndpointThatStopsAnsweringIsATransportFailureNamingTheHandle() {
+    WebClient tokenClient = WebClient.builder().clientConnector(new ReactorClientHttpConnector(
+        HttpClient.create().responseTimeout(Duration.ofMillis(300)))).build();
+    ScanPlanner planner = planner(credentials().webClient(tokenClient));
+    this.catalog.revokeAtPlan = true;
+    this.catalog.stallTokens = true;
+
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(TransportException.class)
+        .hasMessageContaining("POST " + this.server.url("/oauth/token") + " failed: no response")
+        .satisfies(failure -> assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1"));
+  }
+
+  @Test
   void incompleteRegistrationsAreRefusedWhenBuilt() {
     assertThatThrownBy(() -> OAuth2ClientCredentials.builder().tokenUri("http://idp/token").clientId("c").build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("clientSecret");
@@ -251,6 +267,8 @@ class OAuth2ClientCredentialsTest {
     volatile List<String> planTasks = List.of("h1", "h2");
     /** Revokes every token issued so far when the plan is answered. */
     volatile boolean revokeAtPlan;
+    /** Once a first token was issued, token requests get no answer for 10 s. */
+    volatile boolean stallTokens;
     volatile int refusalStatus = 401;
     volatile @Nullable CountDownLatch holdRefusalsUntilFetched;
     volatile @Nullable CountDownLatch holdRefusalOfH1;
@@ -260,6 +278,9 @@ class OAuth2ClientCredentialsTest {
       String path = request.getUrl().encodedPath();
       if (path.equals("/oauth/token")) {
         this.tokenRequests.add(request);
+        if (this.stallTokens && this.issued.get() > 0) {
+          return new MockResponse.Builder().headersDelay(10, TimeUnit.SECONDS).body("{}").build();
+        }
         if (this.refuseCredentials) {
           return new MockResponse.Builder().code(401).setHeader("Content-Type", "application/json")
               .body("{\"error\":\"invalid_client\",\"error_description\":\"unknown client\"}").build();

@@ -12,8 +12,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 final class CatalogOAuth2 {
 
   private static final String SPRING_SECURITY_OAUTH2_CLIENT =
-      "org.springframework.security.oauth2.client.web.reactive.function.client."
-          + "ServerOAuth2AuthorizedClientExchangeFilterFunction";
+      "org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager";
 
   private CatalogOAuth2() {
   }

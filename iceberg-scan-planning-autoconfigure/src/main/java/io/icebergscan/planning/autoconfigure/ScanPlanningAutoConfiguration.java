@@ -7,6 +7,7 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanPlanningListener;
 import io.icebergscan.planning.ScanPlanningObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
+import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -101,12 +102,16 @@ public final class ScanPlanningAutoConfiguration {
       builder.sslContext(sslContext);
     }
     if (properties.oauth2().clientId() != null) {
-      WebClient.Builder tokenClient = clients.clone();
+      // the token endpoint gets the catalog's timeouts and TLS settings
+      HttpClient tokenHttp = HttpClient.create()
+          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+              (int) Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
+          .responseTimeout(properties.responseTimeout());
       if (sslContext != null) {
-        tokenClient.clientConnector(new ReactorClientHttpConnector(
-            HttpClient.create().secure(tls -> tls.sslContext(sslContext))));
+        tokenHttp = tokenHttp.secure(tls -> tls.sslContext(sslContext));
       }
-      builder.filter(CatalogOAuth2.filter(properties, tokenClient.build(), resourceLoader.getClassLoader()));
+      WebClient tokenClient = clients.clone().clientConnector(new ReactorClientHttpConnector(tokenHttp)).build();
+      builder.filter(CatalogOAuth2.filter(properties, tokenClient, resourceLoader.getClassLoader()));
     }
     observationRegistry.ifAvailable(builder::observationRegistry);
     observationConvention.ifAvailable(builder::observationConvention);

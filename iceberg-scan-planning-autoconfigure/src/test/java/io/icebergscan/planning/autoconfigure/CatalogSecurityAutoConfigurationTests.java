@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.icebergscan.planning.ScanPlanner;
@@ -33,7 +35,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
-import org.springframework.security.oauth2.client.web.reactive.function.client.ServerOAuth2AuthorizedClientExchangeFilterFunction;
+import org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -152,8 +154,25 @@ class CatalogSecurityAutoConfigurationTests {
   }
 
   @Test
+  void aSilentTokenEndpointEndsAtTheResponseTimeoutNotTheRequestTimeout() throws IOException {
+    this.catalog.tokenDelay = Duration.ofSeconds(30);
+    this.runner.withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET, "iceberg.rest.response-timeout=500ms",
+        "iceberg.rest.request-timeout=60s", "iceberg.rest.retry.max-retries=0").run(context -> {
+          long started = System.nanoTime();
+          assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TABLE))
+              .isInstanceOf(TransportException.class)
+              .hasMessageContaining("POST " + this.server.url("/catalog/v1/oauth/tokens") + " failed")
+              .hasMessageContaining("no response within the response timeout");
+          assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+          assertThat(this.catalog.requests).as("nothing reached the catalog without a token").isEmpty();
+        });
+  }
+
+  @Test
   void oauth2WithoutSpringSecurityFailsStartUpSayingWhatToAdd() throws IOException {
-    this.runner.withClassLoader(new FilteredClassLoader(ServerOAuth2AuthorizedClientExchangeFilterFunction.class))
+    this.runner.withClassLoader(new FilteredClassLoader(
+        AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager.class))
         .withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
             "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET)
         .run(context -> assertThat(context).getFailure().rootCause()
@@ -215,12 +234,17 @@ class CatalogSecurityAutoConfigurationTests {
     final List<RecordedRequest> tokenRequests = new CopyOnWriteArrayList<>();
     final AtomicInteger issued = new AtomicInteger();
     volatile boolean refuseTokens;
+    volatile Duration tokenDelay = Duration.ZERO;
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       String path = request.getUrl().encodedPath();
       if (path.endsWith("/token") || path.endsWith("/tokens")) {
         this.tokenRequests.add(request);
+        if (!this.tokenDelay.isZero()) {
+          return new MockResponse.Builder().headersDelay(this.tokenDelay.toMillis(), TimeUnit.MILLISECONDS)
+              .body("{}").build();
+        }
         return this.refuseTokens
             ? json(401, "{\"error\":\"invalid_client\",\"error_description\":\"unknown client\"}")
             : json(200, "{\"access_token\":\"tok-" + this.issued.incrementAndGet()
