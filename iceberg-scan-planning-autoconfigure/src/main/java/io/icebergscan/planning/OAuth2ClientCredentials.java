@@ -137,24 +137,11 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
         .build());
   }
 
-  /** The token request in flight if there is one, else {@code fetch}, shared until it ends. */
+  /** The token request in flight if there is one, else a new one from {@code fetch}, shared until it ends. */
   private Mono<OAuth2AccessTokenResponse> shared(Supplier<Mono<OAuth2AccessTokenResponse>> fetch) {
-    return Mono.defer(() -> {
-      while (true) {
-        Mono<OAuth2AccessTokenResponse> inFlight = this.tokenRequest.get();
-        if (inFlight != null) {
-          return inFlight;
-        }
-        AtomicReference<Mono<OAuth2AccessTokenResponse>> self = new AtomicReference<>();
-        Mono<OAuth2AccessTokenResponse> started = fetch.get()
-            .doFinally(signal -> this.tokenRequest.compareAndSet(self.get(), null))
-            .cache();
-        self.set(started);
-        if (this.tokenRequest.compareAndSet(null, started)) {
-          return started;
-        }
-      }
-    });
+    // only the request in the slot is ever subscribed, so when it ends the slot is its own to clear
+    return Mono.defer(() -> this.tokenRequest.updateAndGet(inFlight -> inFlight != null ? inFlight
+        : fetch.get().doFinally(signal -> this.tokenRequest.set(null)).cache()));
   }
 
   /** A response without {@code expires_in} reads as one second in Spring Security: give it the default lifetime. */
@@ -181,7 +168,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
     @SuppressWarnings("unchecked")
     public <T extends OAuth2AuthorizedClient> Mono<T> loadAuthorizedClient(String registrationId,
         String principalName) {
-      return Mono.justOrEmpty((T) this.client.get());
+      return Mono.fromSupplier(() -> (T) this.client.get());
     }
 
     @Override
