@@ -337,10 +337,43 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
       synchronized (this.lock) {
         step(actions);
       }
-      perform(actions);
+      try {
+        perform(actions);
+      }
+      catch (Throwable fatal) {
+        // Reactor rethrows JVM-fatal errors (OutOfMemoryError...) from a subscriber's onNext instead of
+        // signalling them: the walk cannot go on, but its fetches and permits must not be left behind.
+        endAfter(fatal);
+        throw fatal;
+      }
       missed = this.drains.addAndGet(-missed);
     }
     while (missed != 0);
+  }
+
+  /** Ends the walk after a listener or a fetch start threw: aborts what runs, frees every slot, no signal. */
+  private void endAfter(Throwable fatal) {
+    Actions cleanup = new Actions();
+    synchronized (this.lock) {
+      this.terminated = true;
+      // decided but unstarted fetches are RUNNING nodes too: they give back their permits here
+      abortEverything(cleanup);
+    }
+    try {
+      cleanup.abort.forEach(Runnable::run);
+      if (cleanup.stopWaiting) {
+        this.limiter.stopWaiting(this);
+      }
+      for (int i = 0; i < cleanup.releasePermits; i++) {
+        this.limiter.release();
+      }
+    }
+    catch (Throwable another) {
+      fatal.addSuppressed(another);
+    }
+    finally {
+      this.drains.set(0);
+    }
   }
 
   private void step(Actions actions) {

@@ -10,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.icebergscan.planning.model.FileScanTask;
@@ -34,6 +36,8 @@ final class RestScanPlanner implements ScanPlanner {
   private static final ThreadLocal<Boolean> ON_PLANNER_THREAD = new ThreadLocal<>();
 
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+  /** How long past its plan timeout a blocking plan() waits for a plan that failed to end itself. */
+  private static final Duration BACKSTOP = Duration.ofSeconds(5);
 
   private final PlannerSettings settings;
   private final Instrumentation instrumentation;
@@ -133,13 +137,25 @@ final class RestScanPlanner implements ScanPlanner {
       throw new IllegalStateException("plan() was called on a planner thread (for example from a planTasks() "
           + "subscriber), where blocking can deadlock the planner; use planTasks() and compose instead");
     }
+    if (Schedulers.isInNonBlockingThread()) {
+      // e.g. a WebFlux handler on a Reactor Netty event loop: the requests this call waits for may need that loop
+      throw new IllegalStateException("plan() was called on the non-blocking thread " + Thread.currentThread().getName()
+          + " (a Reactor Netty event loop serving a WebFlux request, say), where blocking can stall the requests it "
+          + "waits for; use planTasks() there");
+    }
     long started = System.nanoTime();
     // The whole plan is kept anyway, so fetches may run as far ahead of the cursor as the graph allows.
     PlanRun run = newRun(table, request, Integer.MAX_VALUE);
     CompletableFuture<List<List<FileScanTask>>> responses = run.responses().collectList().toFuture();
     List<List<FileScanTask>> lists;
     try {
-      lists = responses.get();
+      // The plan ends itself at its timeout; this bound holds even if a fatal error kept that from reaching here.
+      lists = responses.get(backstopMillis(this.settings.planTimeout()), TimeUnit.MILLISECONDS);
+    }
+    catch (TimeoutException stuck) {
+      responses.cancel(true);
+      throw new PlanTimeoutException("planning " + table + " did not end within its plan timeout of "
+          + this.settings.planTimeout());
     }
     catch (InterruptedException interrupted) {
       responses.cancel(true);
@@ -153,6 +169,15 @@ final class RestScanPlanner implements ScanPlanner {
     lists.forEach(tasks::addAll);
     return new ScanPlan(run.planId(), tasks, run.storageCredentials(), run.planTasksFetched(), run.walkDepth(),
         run.requestsMade(), Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private static long backstopMillis(Duration planTimeout) {
+    try {
+      return Math.addExact(planTimeout.toMillis(), BACKSTOP.toMillis());
+    }
+    catch (ArithmeticException huge) {
+      return Long.MAX_VALUE;
+    }
   }
 
   private static RuntimeException rethrown(Throwable failure) {
@@ -212,13 +237,21 @@ final class RestScanPlanner implements ScanPlanner {
     // Abandoned plans' DELETEs get a moment to go out, before the connections and threads they use go.
     Duration grace = CLOSE_GRACE.compareTo(this.settings.cancelTimeout()) < 0 ? CLOSE_GRACE
         : this.settings.cancelTimeout();
-    this.client.close(grace);
-    if (this.ownedConnections != null) {
-      this.ownedConnections.disposeLater().block(grace);
+    try {
+      this.client.close(grace);
+      if (this.ownedConnections != null) {
+        // the pool's own time to close its connections, not the DELETEs' grace
+        this.ownedConnections.disposeLater().block(CLOSE_GRACE);
+      }
     }
-    this.scheduler.dispose();
-    if (this.ownedExecutor != null) {
-      this.ownedExecutor.shutdown();
+    catch (RuntimeException slowPool) {
+      // best effort: the pool goes on closing in the background; the threads must stop regardless
+    }
+    finally {
+      this.scheduler.dispose();
+      if (this.ownedExecutor != null) {
+        this.ownedExecutor.shutdown();
+      }
     }
   }
 

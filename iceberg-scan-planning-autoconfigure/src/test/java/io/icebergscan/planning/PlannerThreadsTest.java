@@ -15,12 +15,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import static io.icebergscan.planning.ScriptedCatalog.completed;
 import static io.icebergscan.planning.ScriptedCatalog.json;
 import static io.icebergscan.planning.ScriptedCatalog.tasks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** Which threads do the work, and that neither big plans nor many callers can wedge them. */
 class PlannerThreadsTest {
@@ -130,6 +133,62 @@ class PlannerThreadsTest {
           .hasCauseInstanceOf(OutOfMemoryError.class);
       assertThat(planner.requestsInFlight()).as("the walk was cancelled, its slots freed").isZero();
       assertThat(planner.plan(TABLE).tasks()).as("the planner still plans").hasSize(3);
+    }
+  }
+
+  @Test
+  void anOutOfMemoryErrorInTheConsumerWhileTasksAreEmittedFreesTheWalksSlots() {
+    this.catalog.everyPlan(json(200, completed("p", List.of(), List.of("a"))))
+        .task("a", tasks(List.of("fa"), List.of("b")))
+        .task("b", tasks(List.of("fb"), List.of()));
+    AtomicBoolean thrown = new AtomicBoolean();
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(1)
+        .planTimeout(Duration.ofSeconds(30)).build()) {
+      // a's answer is emitted before b is fetched: b's fetch is decided (its slot taken) but not started.
+      // Reactor rethrows the error from onNext instead of signalling it, so the stream itself is broken.
+      planner.planTasks(TABLE, ScanRequest.all())
+          .doOnNext(task -> {
+            if (thrown.compareAndSet(false, true)) {
+              throw new OutOfMemoryError("injected");
+            }
+          })
+          .subscribe();
+
+      // (the error reaches the planner thread's handler: Awaitility must not rethrow it here)
+      await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(20))
+          .until(() -> thrown.get() && planner.requestsInFlight() == 0);
+      assertThat(this.catalog.requestsMatching("POST /v1/namespaces/db/tables/t/tasks")).as("b was never fetched")
+          .hasSize(1);
+      assertThat(planner.plan(TABLE).tasks()).as("the slot is free for the next plan").hasSize(2);
+    }
+  }
+
+  @Test
+  void closeStopsThePlannersThreadsWhateverTheCancelTimeout() {
+    this.catalog.everyPlan(json(200, completed("p", List.of(), List.of("a", "b", "c", "d"))))
+        .task("a", tasks(List.of("fa"), List.of())).task("b", tasks(List.of("fb"), List.of()))
+        .task("c", tasks(List.of("fc"), List.of())).task("d", tasks(List.of("fd"), List.of()));
+    for (int i = 0; i < 20; i++) {
+      // the DELETEs' grace (the cancel timeout) must not also be all the time the connection pool gets to close
+      ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(4)
+          .cancelTimeout(Duration.ofMillis(1)).build();
+      planner.plan(TABLE);
+      planner.close();
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
+        .noneMatch(thread -> thread.isAlive() && thread.getName().startsWith("iceberg-scan-planning-")));
+  }
+
+  @Test
+  void aBlockingPlanOnANonBlockingThreadIsRefused() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of())));
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).build()) {
+      // Reactor's parallel threads are non-blocking, as Reactor Netty's event loops (WebFlux handlers) are
+      Throwable refused = Mono.fromCallable(() -> planner.plan(TABLE)).subscribeOn(Schedulers.parallel())
+          .map(plan -> (Throwable) null).onErrorResume(Mono::just).block(Duration.ofSeconds(30));
+      assertThat(refused).isInstanceOf(IllegalStateException.class).hasMessageContaining("non-blocking thread")
+          .hasMessageContaining("planTasks()");
+      assertThat(this.catalog.requestsMatching("")).as("nothing was sent").isEmpty();
     }
   }
 
