@@ -236,6 +236,10 @@ final class CatalogClient {
         .toFuture();
     this.background.add(done);
     done.whenComplete((ignored, failure) -> this.background.remove(done));
+    if (this.closed) {
+      // close() may have taken its snapshot of the background requests before this one was added
+      done.cancel(true);
+    }
   }
 
   /** Refuses new requests, lets background ones finish within {@code grace}, then cancels the rest. */

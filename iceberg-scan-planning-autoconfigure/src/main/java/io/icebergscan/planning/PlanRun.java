@@ -3,6 +3,7 @@ package io.icebergscan.planning;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -51,6 +52,8 @@ final class PlanRun {
   private volatile @Nullable String planId;
   /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
   private volatile boolean endedByCatalog;
+  /** An error racing the caller's cancel runs both hooks: one DELETE all the same. */
+  private final AtomicBoolean abandoned = new AtomicBoolean();
   private volatile List<StorageCredential> storageCredentials = List.of();
   private volatile @Nullable PlanTaskWalk walk;
   /** {@link System#nanoTime()} when the plan timeout expires. */
@@ -259,7 +262,8 @@ final class PlanRun {
   private void abandon() {
     String id = this.planId;
     Catalog known = this.catalog;
-    if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)) {
+    if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)
+        || !this.abandoned.compareAndSet(false, true)) {
       return;
     }
     this.client.cancelInBackground(this.paths, id, this.settings.cancelTimeout());
