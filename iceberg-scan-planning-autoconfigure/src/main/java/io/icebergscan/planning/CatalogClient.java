@@ -60,7 +60,8 @@ final class CatalogClient {
   private static final byte[] NO_BODY = new byte[0];
 
   /** What discovery tells about the catalog; paths are built from it. */
-  record Catalog(@Nullable String prefix, String namespaceSeparator, @Nullable Set<String> endpoints) {
+  record Catalog(@Nullable String prefix, String namespaceSeparator, @Nullable Set<String> endpoints,
+      boolean idempotencyKeys) {
 
     void require(String endpoint) {
       if (!supports(endpoint)) {
@@ -144,12 +145,13 @@ final class CatalogClient {
   private Mono<Catalog> discover() {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
-    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, raw -> {
+    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, true, raw -> {
       CatalogConfig config = this.parser.config(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
       Catalog catalog = new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
-          separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, config.endpoints());
+          separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, config.endpoints(),
+          config.idempotencyKeyLifetime() != null);
       requireUsableInPath(config, "prefix", catalog.prefix(), true);
       requireUsableInPath(config, "namespace-separator", catalog.namespaceSeparator(), false);
       return catalog;
@@ -214,13 +216,19 @@ final class CatalogClient {
     return new TablePaths(tableUri + "/plan", tableUri + "/tasks", tableTemplate + "/plan", tableTemplate + "/tasks");
   }
 
-  Mono<Answer<PlanningResult>> submit(TablePaths paths, byte[] request, @Nullable String defaultResidual) {
+  /**
+   * A submission creates a plan, so it is sent again after a failure that may have reached the catalog only
+   * if the catalog honours {@code Idempotency-Key}s ({@link Catalog#idempotencyKeys()}); otherwise only after
+   * answers that say it was not processed (429, 503) or a connection that was never made.
+   */
+  Mono<Answer<PlanningResult>> submit(Catalog catalog, TablePaths paths, byte[] request,
+      @Nullable String defaultResidual) {
     return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null,
-        raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
+        catalog.idempotencyKeys(), raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
   }
 
   Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null,
+    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null, true,
         raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
   }
 
@@ -259,17 +267,19 @@ final class CatalogClient {
   }
 
   Mono<Void> cancel(TablePaths paths, String planId) {
-    return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null,
+    return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null, true,
         raw -> Boolean.TRUE).then();
   }
 
   Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask,
+    // a fetch only reads: sending it again is safe whatever the catalog says about keys
+    return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask, true,
         raw -> this.parser.scanTasks(raw.body, planTask, defaultResidual));
   }
 
+  /** @param replayable whether a failure that may have reached the catalog can be retried */
   private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
-      @Nullable String planTask, Function<Raw, T> onSuccess) {
+      @Nullable String planTask, boolean replayable, Function<Raw, T> onSuccess) {
     if (this.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", planTask, null));
     }
@@ -308,7 +318,7 @@ final class CatalogClient {
             failure -> transportFailure(method, uri, planTask, failure))
         .onErrorMap(failure -> planTask != null && failure instanceof ScanPlanningException known
             && known.planTask() == null, failure -> withPlanTask((ScanPlanningException) failure, planTask))
-        .retryWhen(this.retryPolicy.retry());
+        .retryWhen(this.retryPolicy.retry(replayable));
   }
 
   /** A failure of a filter (getting a token) knows no handle: a fetch's failure names its own. */

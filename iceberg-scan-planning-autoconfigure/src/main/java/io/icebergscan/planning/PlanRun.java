@@ -145,7 +145,7 @@ final class PlanRun {
     this.catalog = catalog;
     this.paths = tablePaths;
     this.requests.incrementAndGet();
-    return this.client.submit(tablePaths, this.planRequest, this.defaultResidual).flatMap(answer -> {
+    return this.client.submit(catalog, tablePaths, this.planRequest, this.defaultResidual).flatMap(answer -> {
       this.planId = answer.value().planId();
       return settle(answer.value(), answer.retryAfter(), 0);
     });

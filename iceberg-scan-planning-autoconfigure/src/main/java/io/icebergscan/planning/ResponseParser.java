@@ -1,5 +1,7 @@
 package io.icebergscan.planning;
 
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -328,7 +330,26 @@ final class ResponseParser {
     // ---- config -------------------------------------------------------------------------------------
 
     CatalogConfig config(JsonNode root) {
-      return new CatalogConfig(properties(root, "defaults"), properties(root, "overrides"), endpoints(root));
+      return new CatalogConfig(properties(root, "defaults"), properties(root, "overrides"), endpoints(root),
+          idempotencyKeyLifetime(root));
+    }
+
+    /**
+     * Lenient: a lifetime that is not a positive ISO-8601 duration reads as absent, which only makes the
+     * client more careful (a plan submission is then not sent again after a failure that may have reached it).
+     */
+    private @Nullable Duration idempotencyKeyLifetime(JsonNode root) {
+      JsonNode node = optional(root, "idempotency-key-lifetime");
+      if (node == null || !node.isString()) {
+        return null;
+      }
+      try {
+        Duration lifetime = Duration.parse(node.stringValue().trim());
+        return lifetime.isNegative() || lifetime.isZero() ? null : lifetime;
+      }
+      catch (DateTimeParseException notADuration) {
+        return null;
+      }
     }
 
     private Map<String, String> properties(JsonNode root, String name) {

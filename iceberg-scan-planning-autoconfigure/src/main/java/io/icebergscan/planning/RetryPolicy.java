@@ -1,5 +1,6 @@
 package io.icebergscan.planning;
 
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -11,15 +12,18 @@ import reactor.util.retry.Retry;
  * Which failed requests are sent again, and when: 429 and 503 (after the catalog's
  * {@code Retry-After}, capped), 502 and 504, and requests that got no answer at all (refused or reset
  * connections), but not timeouts, which already waited long. Every POST carries an
- * {@code Idempotency-Key} that stays the same on each attempt, so retrying a POST is safe. A retried
- * request is still one request to its caller: one plan-task fetch for the walk, holding its slot.
+ * {@code Idempotency-Key} that stays the same on each attempt; a request that creates something is
+ * {@linkplain #retry(boolean) replayable} only if the catalog honours those keys, and is otherwise sent
+ * again only after failures that say it was {@linkplain #notProcessed not acted on}. A retried request is
+ * still one request to its caller: one plan-task fetch for the walk, holding its slot.
  */
 record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
 
-  Retry retry() {
+  /** @param replayable whether the request may be sent again after a failure that may have reached the catalog */
+  Retry retry(boolean replayable) {
     return Retry.from(signals -> signals.concatMap(signal -> {
       Throwable failure = signal.failure();
-      if (signal.totalRetries() >= this.maxRetries || !retryable(failure)) {
+      if (signal.totalRetries() >= this.maxRetries || !(replayable ? retryable(failure) : notProcessed(failure))) {
         return Mono.error(failure);
       }
       return Mono.delay(delay(signal.totalRetries(), failure));
@@ -38,6 +42,21 @@ record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
         }
       }
       return true;
+    }
+    return false;
+  }
+
+  /** Failures that say the request was not acted on: 429, 503, or a connection that was never made. */
+  static boolean notProcessed(Throwable failure) {
+    if (failure instanceof RestException rest) {
+      return rest.statusCode() == 429 || rest.statusCode() == 503;
+    }
+    if (failure instanceof TransportException) {
+      for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+        if (cause instanceof ConnectException) {
+          return true;
+        }
+      }
     }
     return false;
   }

@@ -1,5 +1,6 @@
 package io.icebergscan.planning;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,8 +52,11 @@ final class WireTypes {
    *
    * @param endpoints the advertised endpoints as {@code "<METHOD> <path>"} with single spaces, or
    *     {@code null} when the catalog sent none (then planning is not advertised)
+   * @param idempotencyKeyLifetime how long the catalog honours an {@code Idempotency-Key}; {@code null} when it
+   *     does not say, which per the spec means it does not support them
    */
-  record CatalogConfig(Map<String, String> defaults, Map<String, String> overrides, @Nullable Set<String> endpoints) {
+  record CatalogConfig(Map<String, String> defaults, Map<String, String> overrides, @Nullable Set<String> endpoints,
+      @Nullable Duration idempotencyKeyLifetime) {
 
     CatalogConfig {
       defaults = Map.copyOf(defaults);

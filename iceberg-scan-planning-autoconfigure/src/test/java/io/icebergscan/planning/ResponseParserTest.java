@@ -917,6 +917,23 @@ class ResponseParserTest {
         "DELETE");
   }
 
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', nullValues = "none", textBlock = """
+      "PT30M"  | PT30M
+      " PT24H" | PT24H
+      "30m"    | none
+      "PT0S"   | none
+      "-PT1M"  | none
+      30       | none
+      null     | none
+      """)
+  void anIdempotencyKeyLifetimeIsReadLeniently(String value, @Nullable String expected) {
+    CatalogConfig config = this.parser.config(bytes("{\"idempotency-key-lifetime\": " + value + "}"));
+
+    // anything but a positive duration means no idempotency support, the spec's reading of an absent lifetime
+    assertThat(config.idempotencyKeyLifetime()).isEqualTo(expected == null ? null : java.time.Duration.parse(expected));
+  }
+
   @Test
   void configWithoutFieldsHasEmptyMapsAndNoEndpoints() {
     CatalogConfig config = this.parser.config(bytes("{\"x-unknown\": {\"a\": 1}}"));
@@ -924,6 +941,7 @@ class ResponseParserTest {
     assertThat(config.defaults()).isEmpty();
     assertThat(config.overrides()).isEmpty();
     assertThat(config.endpoints()).isNull();
+    assertThat(config.idempotencyKeyLifetime()).isNull();
     assertThat(this.parser.config(bytes("{\"endpoints\": null}")).endpoints()).isNull();
     assertThat(this.parser.config(bytes("{\"endpoints\": []}")).endpoints()).isEmpty();
   }

@@ -122,6 +122,44 @@ class RetryTest {
   }
 
   @Test
+  void aPlanSubmissionIsNotSentAgainAfterAGatewayErrorWhenTheCatalogDoesNotHonourKeys() throws Exception {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(502, "<html>bad gateway</html>");
+    enqueue(200, COMPLETED);
+
+    // the catalog may have created the plan behind the gateway: a second POST could create another
+    assertThatThrownBy(() -> planner(3, Duration.ofMillis(50)).plan(TABLE)).isInstanceOf(RestException.class)
+        .satisfies(failure -> assertThat(((RestException) failure).statusCode()).isEqualTo(502));
+    assertThat(requests()).extracting(RecordedRequest::getTarget)
+        .containsExactly("/v1/config", "/v1/namespaces/db/tables/t/plan");
+  }
+
+  @Test
+  void aPlanSubmissionIsSentAgainWithItsKeyWhenTheCatalogHonoursKeys() throws Exception {
+    enqueue(200, ALL_ENDPOINTS.replace("{\"defaults\"", "{\"idempotency-key-lifetime\":\"PT30M\",\"defaults\""));
+    enqueue(502, "<html>bad gateway</html>");
+    enqueue(200, COMPLETED);
+
+    assertThat(planner(3, Duration.ofMillis(50)).plan(TABLE).planId()).isEqualTo("p");
+    List<RecordedRequest> requests = requests();
+    assertThat(requests).extracting(RecordedRequest::getTarget).containsExactly("/v1/config",
+        "/v1/namespaces/db/tables/t/plan", "/v1/namespaces/db/tables/t/plan");
+    assertThat(requests.get(2).getHeaders().get("Idempotency-Key"))
+        .isEqualTo(requests.get(1).getHeaders().get("Idempotency-Key"));
+  }
+
+  @Test
+  void aPlanSubmissionRefusedWith503IsSentAgainEvenWithoutKeys() throws Exception {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(503, error(503));
+    enqueue(200, COMPLETED);
+
+    // a 503 says the request was not acted on
+    assertThat(planner(3, Duration.ofMillis(50)).plan(TABLE).planId()).isEqualTo("p");
+    assertThat(this.server.getRequestCount()).isEqualTo(3);
+  }
+
+  @Test
   void otherErrorsFailAtOnce() {
     enqueue(200, ALL_ENDPOINTS);
     enqueue(500, error(500));
