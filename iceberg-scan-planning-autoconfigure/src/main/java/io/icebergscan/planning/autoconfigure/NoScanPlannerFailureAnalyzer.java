@@ -5,9 +5,19 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
 
-/** Explains a missing {@link ScanPlanner}: almost always an unset {@code iceberg.rest.uri}. */
-final class NoScanPlannerFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDefinitionException> {
+/**
+ * Explains a missing {@link ScanPlanner}: almost always an unset {@code iceberg.rest.uri}. Ordered first, so
+ * that Spring Boot's generic analysis of a missing bean does not win by coming earlier on the classpath.
+ */
+final class NoScanPlannerFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDefinitionException>
+    implements Ordered {
+
+  @Override
+  public int getOrder() {
+    return Ordered.HIGHEST_PRECEDENCE;
+  }
 
   @Override
   protected @Nullable FailureAnalysis analyze(Throwable rootFailure, NoSuchBeanDefinitionException cause) {

@@ -51,16 +51,19 @@ public final class ScanPlanningAutoConfiguration {
   ThreadPoolTaskExecutor icebergScanPlanningExecutor(IcebergRestProperties properties,
       ObjectProvider<ThreadPoolTaskExecutorBuilder> builder) {
     int threads = properties.scanPlanning().maxConcurrency();
-    return builder.getIfAvailable(ThreadPoolTaskExecutorBuilder::new)
-        .corePoolSize(threads)
-        .maxPoolSize(threads)
-        // the planner never blocks these threads, so queued work always drains: never reject it
-        .queueCapacity(Integer.MAX_VALUE)
+    ThreadPoolTaskExecutor executor = builder.getIfAvailable(ThreadPoolTaskExecutorBuilder::new)
         .allowCoreThreadTimeOut(true)
         .threadNamePrefix("iceberg-scan-planning-")
         .awaitTermination(true)
         .awaitTerminationPeriod(Duration.ofSeconds(10))
         .build();
+    // Set after build(), which runs the application's executor customizers (a TaskDecorator is welcome):
+    // the planner never blocks these threads, so queued work always drains, and a bounded queue would
+    // reject a fan-out's tasks instead.
+    executor.setCorePoolSize(threads);
+    executor.setMaxPoolSize(threads);
+    executor.setQueueCapacity(Integer.MAX_VALUE);
+    return executor;
   }
 
   @Bean

@@ -27,6 +27,7 @@ import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.task.ThreadPoolTaskExecutorCustomizer;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +76,26 @@ class ScanPlanningAutoConfigurationTests {
       assertThat(executor.getMaxPoolSize()).isEqualTo(3);
       assertThat(executor.getThreadNamePrefix()).isEqualTo("iceberg-scan-planning-");
     });
+  }
+
+  @Test
+  void applicationWideExecutorCustomizersCannotBoundThePlannersQueue() {
+    ThreadPoolTaskExecutorCustomizer bounded = executor -> {
+      executor.setQueueCapacity(10);
+      executor.setCorePoolSize(1);
+      executor.setMaxPoolSize(1);
+    };
+    this.runner.withPropertyValues(uri(), "iceberg.rest.scan-planning.max-concurrency=3")
+        .withBean(ThreadPoolTaskExecutorCustomizer.class, () -> bounded).run(context -> {
+          ThreadPoolTaskExecutor executor = context.getBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME,
+              ThreadPoolTaskExecutor.class);
+          assertThat(executor.getQueueCapacity()).isEqualTo(Integer.MAX_VALUE);
+          assertThat(executor.getThreadPoolExecutor().getQueue().remainingCapacity()).isEqualTo(Integer.MAX_VALUE);
+          assertThat(executor.getCorePoolSize()).isEqualTo(3);
+          assertThat(executor.getMaxPoolSize()).isEqualTo(3);
+          assertThat(context.getBean("applicationTaskExecutor", ThreadPoolTaskExecutor.class).getQueueCapacity())
+              .as("the application's own executor keeps its customization").isEqualTo(10);
+        });
   }
 
   @Test
