@@ -33,6 +33,7 @@ import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.retry.Retry;
 
 /**
  * The catalog's HTTP surface used by planning: discovery, submit, poll, cancel and fetch.
@@ -104,6 +105,8 @@ final class CatalogClient {
   private final int maxResponseBytes;
   private final Duration requestTimeout;
   private final RetryPolicy retryPolicy;
+  /** Retries for requests that are safe to send again: reads, DELETEs, and submissions where keys are honoured. */
+  private final Retry retries;
   private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
   private final Mono<Catalog> discovery;
@@ -113,6 +116,7 @@ final class CatalogClient {
       RetryPolicy retryPolicy) {
     this.webClient = webClient;
     this.retryPolicy = retryPolicy;
+    this.retries = retryPolicy.retry(true);
     this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
     URI parsed = URI.create(this.baseUri);
     this.displayUri = parsed.getScheme() + "://" + parsed.getHost()
@@ -124,7 +128,7 @@ final class CatalogClient {
     this.maxResponseBytes = maxResponseBytes;
     this.requestTimeout = requestTimeout;
     // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
-    this.discovery = Mono.defer(this::discover).cache(catalog -> Duration.ofMillis(Long.MAX_VALUE),
+    this.discovery = Mono.defer(() -> discover(this.retries)).cache(catalog -> Duration.ofMillis(Long.MAX_VALUE),
         failure -> Duration.ZERO, () -> Duration.ZERO);
   }
 
@@ -132,9 +136,13 @@ final class CatalogClient {
     return this.discovery;
   }
 
-  /** A fresh discovery, bypassing the cache: for health checks. */
+  /**
+   * A fresh discovery, bypassing the cache and without retries: for health checks, which report what the
+   * catalog answers now rather than wait out its Retry-After, and which are repeated anyway.
+   */
   Mono<Catalog> discoverNow() {
-    return discover();
+    // (not Retry.max(0), which would wrap the failure in a RetryExhaustedException)
+    return discover(Retry.from(signals -> signals.concatMap(signal -> Mono.error(signal.failure()))));
   }
 
   /** The base URI without user info or query: safe to show in health details and logs. */
@@ -142,10 +150,10 @@ final class CatalogClient {
     return this.displayUri;
   }
 
-  private Mono<Catalog> discover() {
+  private Mono<Catalog> discover(Retry retry) {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
-    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, true, raw -> {
+    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, retry, raw -> {
       CatalogConfig config = this.parser.config(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
@@ -224,11 +232,13 @@ final class CatalogClient {
   Mono<Answer<PlanningResult>> submit(Catalog catalog, TablePaths paths, byte[] request,
       @Nullable String defaultResidual) {
     return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null,
-        catalog.idempotencyKeys(), raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
+        catalog.idempotencyKeys() ? this.retries : this.retryPolicy.retry(false),
+        raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
   }
 
   Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null, true,
+    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null,
+        this.retries,
         raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
   }
 
@@ -267,19 +277,20 @@ final class CatalogClient {
   }
 
   Mono<Void> cancel(TablePaths paths, String planId) {
-    return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null, true,
+    return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null,
+        this.retries,
         raw -> Boolean.TRUE).then();
   }
 
   Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual) {
     // a fetch only reads: sending it again is safe whatever the catalog says about keys
-    return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask, true,
+    return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask,
+        this.retries,
         raw -> this.parser.scanTasks(raw.body, planTask, defaultResidual));
   }
 
-  /** @param replayable whether a failure that may have reached the catalog can be retried */
   private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
-      @Nullable String planTask, boolean replayable, Function<Raw, T> onSuccess) {
+      @Nullable String planTask, Retry retry, Function<Raw, T> onSuccess) {
     if (this.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", planTask, null));
     }
@@ -318,7 +329,7 @@ final class CatalogClient {
             failure -> transportFailure(method, uri, planTask, failure))
         .onErrorMap(failure -> planTask != null && failure instanceof ScanPlanningException known
             && known.planTask() == null, failure -> withPlanTask((ScanPlanningException) failure, planTask))
-        .retryWhen(this.retryPolicy.retry(replayable));
+        .retryWhen(retry);
   }
 
   /** A failure of a filter (getting a token) knows no handle: a fetch's failure names its own. */

@@ -144,6 +144,25 @@ class ScanPlanningHealthIndicatorTests {
   }
 
   @Test
+  void aCatalogAskingToRetryLaterIsReportedAsItAnsweredAndNotAskedAgain() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      this.server.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "5")
+          .setHeader("Content-Type", "application/json")
+          .body("{\"error\":{\"message\":\"overloaded\",\"type\":\"ServiceUnavailableException\",\"code\":503}}")
+          .build());
+    }
+
+    // a plan would wait out Retry-After; a health check reports the answer at once
+    Health health = healthWithin(indicator(this.server.url("/").toString(), Duration.ofSeconds(2)),
+        Duration.ofSeconds(10));
+
+    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+    assertThat((String) health.getDetails().get("error"))
+        .isEqualTo("io.icebergscan.planning.RestException: HTTP 503 ServiceUnavailableException: overloaded");
+    assertThat(this.server.getRequestCount()).as("one request per check").isEqualTo(1);
+  }
+
+  @Test
   void aFreshCheckEveryTime() throws Exception {
     ScanPlanningHealthIndicator indicator = indicator(this.catalog.uri(), Duration.ofSeconds(5));
     assertThat(healthWithin(indicator, Duration.ofSeconds(10)).getStatus()).isEqualTo(Status.UP);
