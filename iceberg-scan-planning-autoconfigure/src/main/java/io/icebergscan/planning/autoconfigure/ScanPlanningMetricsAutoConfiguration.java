@@ -26,13 +26,17 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
  */
 @AutoConfiguration(after = ScanPlanningAutoConfiguration.class, afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+    ScanPlanningMetricsAutoConfiguration.SPRING_BOOT_EXECUTOR_METRICS })
 @ConditionalOnClass({ ScanPlanningMetrics.class, MeterRegistry.class })
 @ConditionalOnBean({ ScanPlanner.class, MeterRegistry.class })
 public final class ScanPlanningMetricsAutoConfiguration {
 
   /** The {@code name} tag of the executor's {@code executor.*} meters: its bean name, as Spring Boot tags others. */
   static final String EXECUTOR_METRICS_NAME = ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME;
+
+  static final String SPRING_BOOT_EXECUTOR_METRICS =
+      "org.springframework.boot.micrometer.metrics.autoconfigure.task.TaskExecutorMetricsAutoConfiguration";
 
   /**
    * A listener of the auto-configured planner, so it must not need the planner to be created: it looks
@@ -46,11 +50,12 @@ public final class ScanPlanningMetricsAutoConfiguration {
 
   /**
    * Spring Boot's task executor metrics cover the planner's executor only when another {@code Executor}
-   * bean switches them on (one that is not a default candidate does not), so it is bound here too, under
-   * the name Spring Boot gives it: when both bind it, the meters are the same ones, registered once.
+   * bean switches them on (one that is not a default candidate does not), so without them it is bound here,
+   * under the name Spring Boot gives it. Binding it beside them would register every meter twice, which
+   * Micrometer warns about.
    */
   @Bean
-  @ConditionalOnMissingBean(name = "icebergScanPlanningExecutorMetrics")
+  @ConditionalOnMissingBean(name = "icebergScanPlanningExecutorMetrics", type = SPRING_BOOT_EXECUTOR_METRICS)
   MeterBinder icebergScanPlanningExecutorMetrics(
       @Qualifier(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
     return registry -> {

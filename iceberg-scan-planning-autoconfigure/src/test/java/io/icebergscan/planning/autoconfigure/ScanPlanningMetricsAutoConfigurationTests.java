@@ -19,6 +19,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -35,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Meters after real plans against a scripted catalog, in contexts with and without Micrometer's pieces. */
+@ExtendWith(OutputCaptureExtension.class)
 class ScanPlanningMetricsAutoConfigurationTests {
 
   private static final TableIdentifier TABLE = TableIdentifier.of("db", "events");
@@ -172,7 +176,7 @@ class ScanPlanningMetricsAutoConfigurationTests {
   }
 
   @Test
-  void besideSpringBootsExecutorMetricsThePlannersExecutorIsMeteredOnce() {
+  void besideSpringBootsExecutorMetricsThePlannersExecutorIsMeteredOnce(CapturedOutput output) {
     this.runner.run(context -> {
       List<Meter.Id> ownOnly = executorMeters(context, EXECUTOR);
       this.runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
@@ -183,8 +187,10 @@ class ScanPlanningMetricsAutoConfigurationTests {
             assertThat(both.getBean(MeterRegistry.class).find("executor.pool.max").gauges())
                 .extracting(gauge -> gauge.getId().getTag("name"))
                 .containsExactlyInAnyOrder("applicationTaskExecutor", EXECUTOR);
+            assertThat(both).doesNotHaveBean("icebergScanPlanningExecutorMetrics");
           });
     });
+    assertThat(output).doesNotContain("already registered");
   }
 
   private static List<Meter.Id> executorMeters(AssertableApplicationContext context, String name) {
