@@ -24,6 +24,7 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.SmartApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.StringUtils;
 
 /**
  * When no catalog is configured, starts Apache Iceberg's REST catalog in this JVM with a demo table
@@ -57,7 +58,7 @@ public final class DemoCatalog implements SmartApplicationListener {
   }
 
   private void start(ConfigurableEnvironment environment) {
-    if (environment.containsProperty("iceberg.rest.uri")) {
+    if (StringUtils.hasText(environment.getProperty("iceberg.rest.uri"))) {
       return;
     }
     // An application set up to authenticate meets a catalog that insists, as a real one would.

@@ -10,13 +10,18 @@ import io.micrometer.observation.ObservationRegistry;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.StringUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.boot.ssl.SslBundles;
@@ -47,7 +52,7 @@ public final class ScanPlanningAutoConfiguration {
    */
   @Bean(name = EXECUTOR_BEAN_NAME, defaultCandidate = false)
   @ConditionalOnMissingBean(name = EXECUTOR_BEAN_NAME)
-  @ConditionalOnProperty(name = "iceberg.rest.uri")
+  @Conditional(OnCatalogUri.class)
   ThreadPoolTaskExecutor icebergScanPlanningExecutor(IcebergRestProperties properties,
       ObjectProvider<ThreadPoolTaskExecutorBuilder> builder) {
     int threads = properties.scanPlanning().maxConcurrency();
@@ -68,8 +73,8 @@ public final class ScanPlanningAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  @ConditionalOnProperty(name = "iceberg.rest.uri")
-  ScanPlanner scanPlanner(IcebergRestProperties properties,
+  @Conditional(OnCatalogUri.class)
+  ScanPlanner icebergScanPlanner(IcebergRestProperties properties,
       @Qualifier(EXECUTOR_BEAN_NAME) Executor executor,
       ObjectProvider<WebClient.Builder> webClientBuilder, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ScanPlanningObservationConvention> observationConvention,
@@ -134,5 +139,17 @@ public final class ScanPlanningAutoConfiguration {
           + "(spring.ssl.bundle.*)");
     }
     return CatalogTls.sslContext(name, available.getBundle(name));
+  }
+
+  /** {@code iceberg.rest.uri} has a value: an empty one ({@code uri: ${CATALOG_URI:}}) counts as unset. */
+  static final class OnCatalogUri extends SpringBootCondition {
+
+    @Override
+    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+      // the value itself is not shown: a URI may hold credentials
+      return StringUtils.hasText(context.getEnvironment().getProperty("iceberg.rest.uri"))
+          ? ConditionOutcome.match("iceberg.rest.uri is set")
+          : ConditionOutcome.noMatch("iceberg.rest.uri is not set or empty");
+    }
   }
 }

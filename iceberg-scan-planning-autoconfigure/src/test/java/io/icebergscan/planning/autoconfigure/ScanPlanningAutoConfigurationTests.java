@@ -79,6 +79,15 @@ class ScanPlanningAutoConfigurationTests {
   }
 
   @Test
+  void theBeanNamesAreTheLibrarysOwnSoAnApplicationsScanPlannerBeanDoesNotClash() {
+    this.runner.withPropertyValues(uri()).withBean("scanPlanner", String.class, () -> "the application's")
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(ScanPlanner.class);
+          assertThat(context.getBeanNamesForType(ScanPlanner.class)).containsExactly("icebergScanPlanner");
+        });
+  }
+
+  @Test
   void applicationWideExecutorCustomizersCannotBoundThePlannersQueue() {
     ThreadPoolTaskExecutorCustomizer bounded = executor -> {
       executor.setQueueCapacity(10);
@@ -168,6 +177,18 @@ class ScanPlanningAutoConfigurationTests {
       assertThat(context).doesNotHaveBean(ScanPlanner.class);
       assertThat(context).doesNotHaveBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME);
     });
+  }
+
+  @Test
+  void anEmptyCatalogUriIsNoCatalogUri() {
+    // uri: ${CATALOG_URI:} with the variable unset
+    this.runner.withPropertyValues("iceberg.rest.uri=", "other=x").run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context).doesNotHaveBean(ScanPlanner.class);
+      assertThat(context).doesNotHaveBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME);
+    });
+    this.runner.withPropertyValues("iceberg.rest.uri=  ").run(context -> assertThat(context).hasNotFailed()
+        .doesNotHaveBean(ScanPlanner.class));
   }
 
   @Test
