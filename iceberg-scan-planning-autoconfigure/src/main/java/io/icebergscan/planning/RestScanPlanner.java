@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 
 import io.icebergscan.planning.model.FileScanTask;
 import io.netty.channel.ChannelOption;
@@ -52,7 +53,8 @@ final class RestScanPlanner implements ScanPlanner {
   /** How to reach the catalog, as the builder collected it. */
   record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
       List<ExchangeFilterFunction> filters, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
-      @Nullable SslContext sslContext, @Nullable Executor executor, Duration connectTimeout, Duration responseTimeout,
+      @Nullable SslContext sslContext, UnaryOperator<HttpClient> httpClient, @Nullable Executor executor,
+      Duration connectTimeout, Duration responseTimeout,
       Duration requestTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
   }
 
@@ -104,6 +106,7 @@ final class RestScanPlanner implements ScanPlanner {
         SslContext sslContext = connection.sslContext();
         httpClient = httpClient.secure(tls -> tls.sslContext(sslContext));
       }
+      httpClient = connection.httpClient().apply(httpClient);
       builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone() : WebClient.builder())
           .clientConnector(new ReactorClientHttpConnector(httpClient));
     }

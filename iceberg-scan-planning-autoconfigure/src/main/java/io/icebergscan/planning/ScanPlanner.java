@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
 
 import io.icebergscan.planning.model.FileScanTask;
 import io.micrometer.observation.ObservationRegistry;
@@ -16,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.netty.http.client.HttpClient;
 
 /**
  * Plans Apache Iceberg table scans on a REST catalog's server side.
@@ -106,6 +108,7 @@ public interface ScanPlanner extends AutoCloseable {
     private WebClient.@Nullable Builder webClientBuilder;
     private final List<ExchangeFilterFunction> filters = new ArrayList<>();
     private @Nullable SslContext sslContext;
+    private @Nullable UnaryOperator<HttpClient> httpClient;
     private @Nullable Executor executor;
     private Duration planTimeout = DEFAULT_PLAN_TIMEOUT;
     private Duration pollInitialDelay = DEFAULT_POLL_INITIAL_DELAY;
@@ -191,6 +194,18 @@ public interface ScanPlanner extends AutoCloseable {
      */
     public Builder sslContext(SslContext sslContext) {
       this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+      return this;
+    }
+
+    /**
+     * Adjusts the Reactor Netty {@code HttpClient} the planner creates for its connections, after its pool,
+     * timeouts and TLS are set: a proxy, a wiretap, socket options. Calls add up, in order. Not combinable
+     * with {@link #webClient}.
+     */
+    public Builder httpClient(UnaryOperator<HttpClient> customizer) {
+      Objects.requireNonNull(customizer, "customizer");
+      UnaryOperator<HttpClient> previous = this.httpClient;
+      this.httpClient = previous == null ? customizer : client -> customizer.apply(previous.apply(client));
       return this;
     }
 
@@ -326,6 +341,10 @@ public interface ScanPlanner extends AutoCloseable {
       positive(this.connectTimeout, "connectTimeout");
       positive(this.responseTimeout, "responseTimeout");
       positive(this.requestTimeout, "requestTimeout");
+      if (this.webClient != null && this.httpClient != null) {
+        throw new IllegalStateException("httpClient(…) adjusts the planner's own HTTP client: configure the "
+            + "given WebClient's connector instead");
+      }
       if (this.webClient != null && this.sslContext != null) {
         throw new IllegalStateException("sslContext applies to the planner's own HTTP client: configure TLS on the "
             + "WebClient passed to webClient(...) instead, or pass a webClientBuilder");
@@ -349,7 +368,8 @@ public interface ScanPlanner extends AutoCloseable {
           this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
       return new RestScanPlanner(new RestScanPlanner.Connection(parsed.toString(), this.warehouse, this.prefix,
           Map.copyOf(this.headers), List.copyOf(this.filters), this.webClient, this.webClientBuilder,
-          this.sslContext, this.executor, this.connectTimeout, this.responseTimeout, this.requestTimeout,
+          this.sslContext, this.httpClient != null ? this.httpClient : UnaryOperator.identity(), this.executor,
+          this.connectTimeout, this.responseTimeout, this.requestTimeout,
           this.maxResponseBytes,
           new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay)), settings,
           new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));

@@ -14,6 +14,7 @@ import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.web.reactive.function.client.WebClient;
 import tools.jackson.databind.json.JsonMapper;
 
 import static io.icebergscan.planning.ScriptedCatalog.ALL_ENDPOINTS;
@@ -227,6 +228,22 @@ class CatalogProtocolTest {
     planner(ScanPlanner.builder().uri(this.server.url("/").toString()).header("X-Tenant", "acme")).plan(TABLE);
     assertThat(take().getHeaders().get("X-Tenant")).isEqualTo("acme");
     assertThat(take().getHeaders().get("X-Tenant")).isEqualTo("acme");
+  }
+
+  @Test
+  void httpClientCustomizersAdjustThePlannersOwnClientInOrder() throws Exception {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(200, NOTHING_TO_DO);
+    // the kind of thing a proxy or wiretap setting is: applied to the connection, below WebClient
+    planner(ScanPlanner.builder().uri(this.server.url("/").toString())
+        .httpClient(client -> client.headers(headers -> headers.set("X-Hop", "first")))
+        .httpClient(client -> client.headers(headers -> headers.add("X-Hop", "second")))).plan(TABLE);
+
+    assertThat(take().getHeaders().values("X-Hop")).containsExactly("first", "second");
+    assertThat(take().getHeaders().values("X-Hop")).containsExactly("first", "second");
+    assertThatThrownBy(() -> ScanPlanner.builder().uri("http://catalog").webClient(WebClient.create())
+        .httpClient(client -> client).build()).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("WebClient's connector");
   }
 
   @Test

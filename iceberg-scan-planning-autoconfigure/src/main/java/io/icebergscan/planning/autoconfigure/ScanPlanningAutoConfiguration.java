@@ -1,6 +1,7 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
@@ -79,7 +80,8 @@ public final class ScanPlanningAutoConfiguration {
       ObjectProvider<WebClient.Builder> webClientBuilder, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ScanPlanningObservationConvention> observationConvention,
       ObjectProvider<ScanPlanningListener> listeners, ObjectProvider<ScanPlannerBuilderCustomizer> customizers,
-      ObjectProvider<SslBundles> sslBundles, ResourceLoader resourceLoader) {
+      ObjectProvider<SslBundles> sslBundles, ObjectProvider<ScanPlanningHttpClientCustomizer> httpClientCustomizers,
+      ResourceLoader resourceLoader) {
     IcebergRestProperties.ScanPlanning planning = properties.scanPlanning();
     ScanPlanner.Builder builder = ScanPlanner.builder()
         .uri(properties.uri())
@@ -109,14 +111,19 @@ public final class ScanPlanningAutoConfiguration {
     if (sslContext != null) {
       builder.sslContext(sslContext);
     }
+    List<ScanPlanningHttpClientCustomizer> httpCustomizers = httpClientCustomizers.orderedStream().toList();
+    httpCustomizers.forEach(customizer -> builder.httpClient(customizer::customize));
     if (properties.oauth2().clientId() != null) {
-      // the token endpoint gets the catalog's timeouts and TLS settings
+      // the token endpoint gets the catalog's timeouts, TLS settings and HttpClient customizers
       HttpClient tokenHttp = HttpClient.create()
           .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
               (int) Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
           .responseTimeout(properties.responseTimeout());
       if (sslContext != null) {
         tokenHttp = tokenHttp.secure(tls -> tls.sslContext(sslContext));
+      }
+      for (ScanPlanningHttpClientCustomizer customizer : httpCustomizers) {
+        tokenHttp = customizer.customize(tokenHttp);
       }
       WebClient tokenClient = clients.clone().clientConnector(new ReactorClientHttpConnector(tokenHttp)).build();
       builder.filter(CatalogOAuth2.filter(properties, tokenClient, resourceLoader.getClassLoader()));

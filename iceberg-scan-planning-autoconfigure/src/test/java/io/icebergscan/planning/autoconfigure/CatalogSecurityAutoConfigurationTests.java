@@ -154,6 +154,21 @@ class CatalogSecurityAutoConfigurationTests {
   }
 
   @Test
+  void httpClientCustomizerBeansReachTheCatalogAndTheTokenEndpoint() throws IOException {
+    this.runner.withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET)
+        .withBean(ScanPlanningHttpClientCustomizer.class,
+            () -> client -> client.headers(headers -> headers.set("X-Via", "corporate-proxy")))
+        .run(context -> {
+          context.getBean(ScanPlanner.class).plan(TABLE);
+          assertThat(this.catalog.tokenRequests).singleElement()
+              .satisfies(request -> assertThat(request.getHeaders().get("X-Via")).isEqualTo("corporate-proxy"));
+          assertThat(this.catalog.requests).isNotEmpty()
+              .allSatisfy(request -> assertThat(request.getHeaders().get("X-Via")).isEqualTo("corporate-proxy"));
+        });
+  }
+
+  @Test
   void aSilentTokenEndpointEndsAtTheResponseTimeoutNotTheRequestTimeout() throws IOException {
     this.catalog.tokenDelay = Duration.ofSeconds(30);
     this.runner.withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
