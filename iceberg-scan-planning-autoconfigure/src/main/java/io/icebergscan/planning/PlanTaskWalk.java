@@ -351,28 +351,20 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     while (missed != 0);
   }
 
-  /** Ends the walk after a listener or a fetch start threw: aborts what runs, frees every slot, no signal. */
+  /**
+   * Ends the walk, without a signal, after carrying out its actions threw. The drain loop is given up and
+   * run once more: terminated, it aborts what runs and frees every slot, permits granted meanwhile too.
+   */
   private void endAfter(Throwable fatal) {
-    Actions cleanup = new Actions();
     synchronized (this.lock) {
       this.terminated = true;
-      // decided but unstarted fetches are RUNNING nodes too: they give back their permits here
-      abortEverything(cleanup);
     }
+    this.drains.set(0);
     try {
-      cleanup.abort.forEach(Runnable::run);
-      if (cleanup.stopWaiting) {
-        this.limiter.stopWaiting(this);
-      }
-      for (int i = 0; i < cleanup.releasePermits; i++) {
-        this.limiter.release();
-      }
+      drain();
     }
     catch (Throwable another) {
       fatal.addSuppressed(another);
-    }
-    finally {
-      this.drains.set(0);
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.icebergscan.planning.WireTypes.ScanTasks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -161,6 +162,35 @@ class PlannerThreadsTest {
           .hasSize(1);
       assertThat(planner.plan(TABLE).tasks()).as("the slot is free for the next plan").hasSize(2);
     }
+  }
+
+  @Test
+  void aPermitGrantedWhileTheWalkEndsAfterAFatalErrorIsGivenBack() {
+    ConcurrencyLimiter limiter = new ConcurrencyLimiter(2);
+    ConcurrencyLimiter.Waiter otherPlan = () -> { };
+    assertThat(limiter.tryAcquire(otherPlan)).isTrue();
+    PlanTaskWalk walk = new PlanTaskWalk(new ScanTasks(TestTasks.tasks(List.of("root")), List.of("a", "b")),
+        // a never answers; aborting it is when the other plan releases its permit, which goes to this walk
+        (handle, callback) -> limiter::release,
+        new PlanTaskWalk.Listener() {
+          @Override
+          public void onTasks(List<io.icebergscan.planning.model.FileScanTask> tasks) {
+            throw new OutOfMemoryError("injected");
+          }
+
+          @Override
+          public void onComplete() {
+          }
+
+          @Override
+          public void onError(ScanPlanningException failure) {
+          }
+        }, limiter, 2, 16);
+    walk.start();
+    assertThat(limiter.inUse()).as("a runs on the second permit, b waits").isEqualTo(2);
+
+    assertThatThrownBy(() -> walk.request(1)).isInstanceOf(OutOfMemoryError.class);
+    assertThat(limiter.inUse()).as("permits in use once everything ended").isZero();
   }
 
   @Test
