@@ -137,11 +137,15 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
         .build());
   }
 
-  /** The token request in flight if there is one, else a new one from {@code fetch}, shared until it ends. */
+  /**
+   * The token request in flight if there is one, else a new one from {@code fetch}, shared until it ends.
+   * It is cancelled when every request waiting for it has gone (each bounded by its request timeout), so a
+   * token endpoint that never answers holds up only the requests of that moment, not every later one.
+   */
   private Mono<OAuth2AccessTokenResponse> shared(Supplier<Mono<OAuth2AccessTokenResponse>> fetch) {
     // only the request in the slot is ever subscribed, so when it ends the slot is its own to clear
     return Mono.defer(() -> this.tokenRequest.updateAndGet(inFlight -> inFlight != null ? inFlight
-        : fetch.get().doFinally(signal -> this.tokenRequest.set(null)).cache()));
+        : fetch.get().doFinally(signal -> this.tokenRequest.set(null)).flux().publish().refCount(1).next()));
   }
 
   /** A response without {@code expires_in} reads as one second in Spring Security: give it the default lifetime. */

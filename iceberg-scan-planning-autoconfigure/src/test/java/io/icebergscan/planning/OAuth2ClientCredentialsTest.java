@@ -163,6 +163,22 @@ class OAuth2ClientCredentialsTest {
   }
 
   @Test
+  void aTokenRequestThatNeverAnswersHoldsUpOnlyTheRequestsWaitingForIt() {
+    this.catalog.stallFirstToken = true;
+    this.server.setDispatcher(this.catalog);
+    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0)
+        .requestTimeout(Duration.ofSeconds(1)).planTimeout(Duration.ofSeconds(5)).filter(credentials().build())
+        .build();
+
+    // the first token request gets no answer: the first plan ends at its request timeout
+    assertThatThrownBy(() -> this.planner.plan(TABLE)).isInstanceOf(TransportException.class)
+        .hasMessageContaining("request timeout");
+    // it was given up with its last waiter, so the next plan asks again
+    assertThat(this.planner.plan(TABLE).tasks()).hasSize(4);
+    assertThat(this.catalog.tokenRequests).hasSize(2);
+  }
+
+  @Test
   void aLateRefusalOfTheOldTokenDoesNotDropItsReplacement() {
     ScanPlanner planner = planner(credentials());
     this.catalog.revokeAtPlan = true;
@@ -269,6 +285,8 @@ class OAuth2ClientCredentialsTest {
     volatile boolean revokeAtPlan;
     /** Once a first token was issued, token requests get no answer for 10 s. */
     volatile boolean stallTokens;
+    /** The first token request gets no answer for 10 s. */
+    volatile boolean stallFirstToken;
     volatile int refusalStatus = 401;
     volatile @Nullable CountDownLatch holdRefusalsUntilFetched;
     volatile @Nullable CountDownLatch holdRefusalOfH1;
@@ -278,7 +296,7 @@ class OAuth2ClientCredentialsTest {
       String path = request.getUrl().encodedPath();
       if (path.equals("/oauth/token")) {
         this.tokenRequests.add(request);
-        if (this.stallTokens && this.issued.get() > 0) {
+        if (this.stallTokens && this.issued.get() > 0 || this.stallFirstToken && this.tokenRequests.size() == 1) {
           return new MockResponse.Builder().headersDelay(10, TimeUnit.SECONDS).body("{}").build();
         }
         if (this.refuseCredentials) {
