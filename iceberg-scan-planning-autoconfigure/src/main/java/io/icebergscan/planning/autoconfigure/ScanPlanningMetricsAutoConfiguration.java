@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -50,16 +51,23 @@ public final class ScanPlanningMetricsAutoConfiguration {
 
   /**
    * Spring Boot's task executor metrics cover the planner's executor only when another {@code Executor}
-   * bean switches them on (one that is not a default candidate does not), so without them it is bound here,
-   * under the name Spring Boot gives it. Binding it beside them would register every meter twice, which
-   * Micrometer warns about.
+   * bean switches them on (one that is not a default candidate does not), and only a {@code TaskExecutor};
+   * otherwise it is bound here, under the name Spring Boot gives it. Binding one that Spring Boot binds too
+   * would register every meter twice, which Micrometer warns about.
    */
   @Bean
-  @ConditionalOnMissingBean(name = "icebergScanPlanningExecutorMetrics", type = SPRING_BOOT_EXECUTOR_METRICS)
+  @ConditionalOnMissingBean(name = "icebergScanPlanningExecutorMetrics")
   MeterBinder icebergScanPlanningExecutorMetrics(
-      @Qualifier(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
+      @Qualifier(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor,
+      ListableBeanFactory beans) {
+    // auto-configurations are registered under their class names
+    boolean springBootBindsTaskExecutors = beans.containsBean(SPRING_BOOT_EXECUTOR_METRICS);
     return registry -> {
-      ExecutorService pool = threadPool(executor.getIfAvailable());
+      Executor planners = executor.getIfAvailable();
+      if (springBootBindsTaskExecutors && planners instanceof ThreadPoolTaskExecutor) {
+        return;
+      }
+      ExecutorService pool = threadPool(planners);
       if (pool != null) {
         new ExecutorServiceMetrics(pool, EXECUTOR_METRICS_NAME, List.of()).bindTo(registry);
       }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
 import io.icebergscan.planning.RestException;
@@ -19,6 +21,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -187,10 +190,24 @@ class ScanPlanningMetricsAutoConfigurationTests {
             assertThat(both.getBean(MeterRegistry.class).find("executor.pool.max").gauges())
                 .extracting(gauge -> gauge.getId().getTag("name"))
                 .containsExactlyInAnyOrder("applicationTaskExecutor", EXECUTOR);
-            assertThat(both).doesNotHaveBean("icebergScanPlanningExecutorMetrics");
           });
     });
     assertThat(output).doesNotContain("already registered");
+  }
+
+  @Test
+  void aReplacementExecutorThatSpringBootDoesNotMeterIsMeteredHere() {
+    this.runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
+        TaskExecutorMetricsAutoConfiguration.class))
+        .withBean(EXECUTOR, ExecutorService.class, () -> Executors.newFixedThreadPool(2), definition -> {
+          definition.setDestroyMethodName("shutdown");
+          // not a default candidate, like the library's own, so the applicationTaskExecutor stays
+          ((AbstractBeanDefinition) definition).setDefaultCandidate(false);
+        })
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasBean("applicationTaskExecutor");
+          assertThat(executorMeters(context, EXECUTOR)).as("Spring Boot meters only TaskExecutors").isNotEmpty();
+        });
   }
 
   private static List<Meter.Id> executorMeters(AssertableApplicationContext context, String name) {
