@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.ClientCredentialsReactiveOAuth2AuthorizedClientProvider;
@@ -111,7 +112,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
     return token()
         .flatMap(token -> send(request, next, token)
-            .flatMap(response -> !TOKEN_REFUSED.contains(response.statusCode().value())
+            .flatMap(response -> !refused(response)
                 ? Mono.just(response)
                 // the same request (same Idempotency-Key) once more, with whatever token is current then
                 : response.releaseBody()
@@ -121,6 +122,16 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
         .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
             "no access token from " + CatalogClient.redacted(this.tokenUri) + ": " + failure.getMessage(), null,
             failure));
+  }
+
+  /** 401 or 419; or, as RFC 6750 allows, 403 with an {@code invalid_token} challenge. */
+  private static boolean refused(ClientResponse response) {
+    int status = response.statusCode().value();
+    if (TOKEN_REFUSED.contains(status)) {
+      return true;
+    }
+    String challenge = response.headers().asHttpHeaders().getFirst(HttpHeaders.WWW_AUTHENTICATE);
+    return status == 403 && challenge != null && challenge.contains("invalid_token");
   }
 
   private Mono<OAuth2AccessToken> token() {

@@ -23,6 +23,8 @@ import mockwebserver3.junit5.StartStop;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.netty.http.client.HttpClient;
@@ -193,12 +195,13 @@ class OAuth2ClientCredentialsTest {
     assertThat(this.catalog.catalogAuthorizations).doesNotContain("Bearer tok-3");
   }
 
-  @Test
-  void aTokenRefusedWith419IsReplacedLikeA401() {
+  @ParameterizedTest
+  @ValueSource(ints = { 419, 403 })
+  void aTokenRefusedWith419OrA403InvalidTokenChallengeIsReplacedLikeA401(int status) {
     ScanPlanner planner = planner(credentials());
     planner.plan(TABLE);
     this.catalog.accepted.remove("tok-1");
-    this.catalog.refusalStatus = 419;
+    this.catalog.refusalStatus = status;
 
     assertThat(planner.plan(TABLE).tasks()).hasSize(4);
     assertThat(this.catalog.tokenRequests).hasSize(2);
@@ -330,6 +333,7 @@ class OAuth2ClientCredentialsTest {
           await(replacementAccepted);
         }
         return new MockResponse.Builder().code(this.refusalStatus).setHeader("Content-Type", "application/json")
+            .setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
             .body("{\"error\":{\"message\":\"token expired\",\"type\":\"NotAuthorizedException\",\"code\":"
                 + this.refusalStatus + "}}")
             .build();
