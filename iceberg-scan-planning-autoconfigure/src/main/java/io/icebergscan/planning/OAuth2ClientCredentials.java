@@ -54,7 +54,7 @@ import reactor.core.publisher.Mono;
  *     .build();
  * }</pre>
  */
-public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
+public final class OAuth2ClientCredentials implements ExchangeFilterFunction, TokenEndpointClient {
 
   private static final String REGISTRATION_ID = "iceberg-catalog";
 
@@ -67,6 +67,8 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
   private final ReactiveOAuth2AuthorizedClientManager manager;
   private final KeptToken kept = new KeptToken();
   private final String tokenUri;
+  private final WebClientReactiveClientCredentialsTokenResponseClient tokenClient;
+  private final boolean tokenWebClientGiven;
   /** The token request in flight, which every request needing a token meanwhile waits for. */
   private final AtomicReference<@Nullable Mono<OAuth2AccessTokenResponse>> tokenRequest = new AtomicReference<>();
 
@@ -87,6 +89,8 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
 
     WebClientReactiveClientCredentialsTokenResponseClient tokenClient =
         new WebClientReactiveClientCredentialsTokenResponseClient();
+    this.tokenClient = tokenClient;
+    this.tokenWebClientGiven = builder.webClient != null;
     if (builder.webClient != null) {
       tokenClient.setWebClient(builder.webClient);
     }
@@ -122,6 +126,14 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
         .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
             "no access token from " + CatalogClient.redacted(this.tokenUri) + ": " + failure.getMessage(), null,
             failure));
+  }
+
+  /** For the planner: without a {@link Builder#webClient} of its own, token requests use the planner's client. */
+  @Override
+  public void usePlannersClient(WebClient plannersClient) {
+    if (!this.tokenWebClientGiven) {
+      this.tokenClient.setWebClient(plannersClient);
+    }
   }
 
   /** 401 or 419; or, as RFC 6750 allows, 403 with an {@code invalid_token} challenge. */
@@ -268,7 +280,10 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
       return this;
     }
 
-    /** The WebClient for token requests (e.g. with the catalog's TLS settings); default: a plain one. */
+    /**
+     * The WebClient for token requests. Default: the planner's own HTTP client (its timeouts, TLS settings
+     * and {@code httpClient} customizations), or a plain one where this filter is not a planner's.
+     */
     public Builder webClient(WebClient webClient) {
       this.webClient = webClient;
       return this;

@@ -110,6 +110,10 @@ final class RestScanPlanner implements ScanPlanner {
       builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone() : WebClient.builder())
           .clientConnector(new ReactorClientHttpConnector(httpClient));
     }
+    // before the catalog's headers and filters, which are not for the token endpoint
+    WebClient plannersClient = builder.clone().build();
+    connection.filters().stream().filter(TokenEndpointClient.class::isInstance)
+        .forEach(filter -> ((TokenEndpointClient) filter).usePlannersClient(plannersClient));
     WebClient planningClient = builder
         .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
         .filters(filters -> filters.addAll(connection.filters()))

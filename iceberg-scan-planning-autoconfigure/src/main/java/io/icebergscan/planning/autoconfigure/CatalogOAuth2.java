@@ -3,7 +3,6 @@ package io.icebergscan.planning.autoconfigure;
 import io.icebergscan.planning.OAuth2ClientCredentials;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
-import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * The client-credentials filter from {@code iceberg.rest.oauth2.*}. A class of its own, so that Spring
@@ -17,8 +16,7 @@ final class CatalogOAuth2 {
   private CatalogOAuth2() {
   }
 
-  static ExchangeFilterFunction filter(IcebergRestProperties properties, WebClient tokenClient,
-      ClassLoader classLoader) {
+  static ExchangeFilterFunction filter(IcebergRestProperties properties, ClassLoader classLoader) {
     if (!ClassUtils.isPresent(SPRING_SECURITY_OAUTH2_CLIENT, classLoader)) {
       throw new IllegalStateException("iceberg.rest.oauth2.client-id is set, but Spring Security's OAuth2 client is "
           + "not on the classpath: add the dependency org.springframework.security:spring-security-oauth2-client");
@@ -32,8 +30,7 @@ final class CatalogOAuth2 {
         .clientSecret(oauth2.clientSecret())
         .secretInBody(oauth2.clientAuthenticationMethod().equals("client_secret_post"))
         .refreshBefore(oauth2.refreshBefore())
-        .defaultLifetime(oauth2.defaultTokenLifetime())
-        .webClient(tokenClient);
+        .defaultLifetime(oauth2.defaultTokenLifetime());
     oauth2.scopes().forEach(builder::scope);
     return builder.build();
   }

@@ -1,14 +1,12 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanPlanningListener;
 import io.icebergscan.planning.ScanPlanningObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
-import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -28,10 +26,8 @@ import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.web.reactive.function.client.WebClient;
-import reactor.netty.http.client.HttpClient;
 
 /** Auto-configuration of the {@link ScanPlanner} and the executor its fan-out runs on. */
 @AutoConfiguration(afterName = {
@@ -111,22 +107,10 @@ public final class ScanPlanningAutoConfiguration {
     if (sslContext != null) {
       builder.sslContext(sslContext);
     }
-    List<ScanPlanningHttpClientCustomizer> httpCustomizers = httpClientCustomizers.orderedStream().toList();
-    httpCustomizers.forEach(customizer -> builder.httpClient(customizer::customize));
+    httpClientCustomizers.orderedStream().forEach(customizer -> builder.httpClient(customizer::customize));
     if (properties.oauth2().clientId() != null) {
-      // the token endpoint gets the catalog's timeouts, TLS settings and HttpClient customizers
-      HttpClient tokenHttp = HttpClient.create()
-          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-              (int) Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
-          .responseTimeout(properties.responseTimeout());
-      if (sslContext != null) {
-        tokenHttp = tokenHttp.secure(tls -> tls.sslContext(sslContext));
-      }
-      for (ScanPlanningHttpClientCustomizer customizer : httpCustomizers) {
-        tokenHttp = customizer.customize(tokenHttp);
-      }
-      WebClient tokenClient = clients.clone().clientConnector(new ReactorClientHttpConnector(tokenHttp)).build();
-      builder.filter(CatalogOAuth2.filter(properties, tokenClient, resourceLoader.getClassLoader()));
+      // its token requests go through the planner's client: the catalog's timeouts, TLS and customizers
+      builder.filter(CatalogOAuth2.filter(properties, resourceLoader.getClassLoader()));
     }
     observationRegistry.ifAvailable(builder::observationRegistry);
     observationConvention.ifAvailable(builder::observationConvention);

@@ -182,7 +182,7 @@ class ScanPlanningAutoConfigurationTests {
   @Test
   void anEmptyCatalogUriIsNoCatalogUri() {
     // uri: ${CATALOG_URI:} with the variable unset
-    this.runner.withPropertyValues("iceberg.rest.uri=", "other=x").run(context -> {
+    this.runner.withPropertyValues("iceberg.rest.uri=").run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context).doesNotHaveBean(ScanPlanner.class);
       assertThat(context).doesNotHaveBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME);
