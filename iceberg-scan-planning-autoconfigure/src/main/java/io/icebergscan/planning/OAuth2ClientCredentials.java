@@ -139,11 +139,11 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
   /** 401 or 419; or, as RFC 6750 allows, 403 with an {@code invalid_token} challenge. */
   private static boolean refused(ClientResponse response) {
     int status = response.statusCode().value();
-    if (TOKEN_REFUSED.contains(status)) {
-      return true;
+    if (status != 403) {
+      return TOKEN_REFUSED.contains(status);
     }
     String challenge = response.headers().asHttpHeaders().getFirst(HttpHeaders.WWW_AUTHENTICATE);
-    return status == 403 && challenge != null && challenge.contains("invalid_token");
+    return challenge != null && challenge.contains("invalid_token");
   }
 
   private Mono<OAuth2AccessToken> token() {

@@ -492,7 +492,8 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   }
 
   private void startFetches(Actions actions) {
-    Node head = cursorHead();
+    // the node the cursor waits on: advanceCursor leaves it at the front of the queue
+    Node head = this.queue.peek();
     while (this.running.size() < this.limit && !this.ready.isEmpty()) {
       Node next = this.ready.first();
       if (this.firstFailure != null && compare(next, this.firstFailure) > 0) {
@@ -520,11 +521,6 @@ final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     }
     actions.releasePermits += this.grantedPermits;
     this.grantedPermits = 0;
-  }
-
-  /** The handle the cursor waits on: {@link #advanceCursor} leaves it at the front of the queue. */
-  private @Nullable Node cursorHead() {
-    return this.queue.peek();
   }
 
   private void perform(Actions actions) {
