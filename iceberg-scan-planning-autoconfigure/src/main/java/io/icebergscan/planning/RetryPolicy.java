@@ -35,15 +35,8 @@ record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
       int status = rest.statusCode();
       return status == 429 || status == 502 || status == 503 || status == 504;
     }
-    if (failure instanceof TransportException) {
-      for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
-        if (cause instanceof TimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return false;
+    return failure instanceof TransportException
+        && !causedBy(failure, TimeoutException.class, java.util.concurrent.TimeoutException.class);
   }
 
   /** Failures that say the request was not acted on: 429, 503, or a connection that was never made. */
@@ -51,9 +44,13 @@ record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
     if (failure instanceof RestException rest) {
       return rest.statusCode() == 429 || rest.statusCode() == 503;
     }
-    if (failure instanceof TransportException) {
-      for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
-        if (cause instanceof ConnectException) {
+    return failure instanceof TransportException && causedBy(failure, ConnectException.class);
+  }
+
+  private static boolean causedBy(Throwable failure, Class<?>... types) {
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      for (Class<?> type : types) {
+        if (type.isInstance(cause)) {
           return true;
         }
       }
