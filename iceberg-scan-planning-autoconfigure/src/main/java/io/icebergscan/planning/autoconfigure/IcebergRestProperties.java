@@ -59,7 +59,7 @@ public record IcebergRestProperties(
   /** Never shows the token or header values: they often hold credentials. */
   @Override
   public String toString() {
-    return "IcebergRestProperties[uri=" + this.uri + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
+    return "IcebergRestProperties[uri=" + maskedUserInfo(this.uri) + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
         + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
         + ", oauth2=" + this.oauth2 + ", ssl=" + this.ssl + ", connectTimeout=" + this.connectTimeout
         + ", responseTimeout=" + this.responseTimeout + ", requestTimeout=" + this.requestTimeout
@@ -68,6 +68,11 @@ public record IcebergRestProperties(
 
   private static @Nullable String masked(@Nullable String secret) {
     return secret != null ? "******" : null;
+  }
+
+  /** A URI with its user info, which may hold credentials, masked: for {@code toString} and the actuator. */
+  static @Nullable String maskedUserInfo(@Nullable String uri) {
+    return uri == null ? null : uri.replaceAll("(?i)^([a-z][a-z0-9+.-]*://)[^/?#@]*@", "$1******@");
   }
 
   /**
@@ -115,7 +120,7 @@ public record IcebergRestProperties(
     @Override
     public String toString() {
       return "OAuth2[clientId=" + this.clientId + ", clientSecret=" + masked(this.clientSecret) + ", tokenUri="
-          + this.tokenUri + ", scopes=" + this.scopes + ", clientAuthenticationMethod="
+          + maskedUserInfo(this.tokenUri) + ", scopes=" + this.scopes + ", clientAuthenticationMethod="
           + this.clientAuthenticationMethod + ", refreshBefore=" + this.refreshBefore + ", defaultTokenLifetime="
           + this.defaultTokenLifetime + "]";
     }

@@ -33,8 +33,7 @@ public final class ScanPlanningSanitizingAutoConfiguration {
     }
     if (key.equals("icebergresturi") || key.equals("icebergrestoauth2tokenuri")) {
       String value = data.getValue().toString();
-      String redacted = value.replaceAll("(?i)^([a-z][a-z0-9+.-]*://)[^/?#@]*@", "$1" + SanitizableData.SANITIZED_VALUE
-          + "@");
+      String redacted = IcebergRestProperties.maskedUserInfo(value);
       return redacted.equals(value) ? data : data.withValue(redacted);
     }
     return data;

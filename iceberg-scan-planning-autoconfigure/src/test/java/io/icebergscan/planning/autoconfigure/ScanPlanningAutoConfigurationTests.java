@@ -242,6 +242,17 @@ class ScanPlanningAutoConfigurationTests {
   }
 
   @Test
+  void thePropertiesToStringMasksCredentialsInTheUris() {
+    this.runner.withPropertyValues("iceberg.rest.uri=https://planner:uri-pw@catalog.example.com/api",
+        "iceberg.rest.oauth2.client-id=planner", "iceberg.rest.oauth2.client-secret=secret",
+        "iceberg.rest.oauth2.token-uri=https://planner:token-pw@idp.example.com/token").run(context -> {
+          String shown = context.getBean(IcebergRestProperties.class).toString();
+          assertThat(shown).doesNotContain("uri-pw").doesNotContain("token-pw")
+              .contains("https://******@catalog.example.com/api").contains("https://******@idp.example.com/token");
+        });
+  }
+
+  @Test
   void propertyDefaultsEqualTheCoresDefaults() {
     this.runner.withPropertyValues(uri()).run(context -> {
       IcebergRestProperties properties = context.getBean(IcebergRestProperties.class);
