@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 import io.icebergscan.planning.CatalogCheck;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanPlanningException;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 

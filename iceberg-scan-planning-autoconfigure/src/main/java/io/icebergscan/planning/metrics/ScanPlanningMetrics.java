@@ -8,9 +8,9 @@ import java.util.function.Supplier;
 
 import io.icebergscan.planning.DefaultScanPlanningObservationConvention;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanPlanningException;
 import io.icebergscan.planning.ScanPlanningListener;
 import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter.MeterProvider;

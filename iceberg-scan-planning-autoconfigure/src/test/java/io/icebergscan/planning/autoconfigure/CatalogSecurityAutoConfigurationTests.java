@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.TableIdentifier;
-import io.icebergscan.planning.TransportException;
+import io.icebergscan.planning.exceptions.TransportException;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -24,7 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;

@@ -133,7 +133,7 @@ class ScanPlanningAutoConfigurationTests {
     this.runner.withPropertyValues(uri(), "iceberg.rest.retry.max-retries=1", "iceberg.rest.retry.initial-delay=1ms")
         .run(context -> {
           assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t")))
-              .isInstanceOf(io.icebergscan.planning.RestException.class);
+              .isInstanceOf(io.icebergscan.planning.exceptions.RestException.class);
           assertThat(this.server.getRequestCount()).isEqualTo(1 + 2);
         });
   }
@@ -146,7 +146,7 @@ class ScanPlanningAutoConfigurationTests {
         .throttleBody(10, 100, TimeUnit.MILLISECONDS).build());
     this.runner.withPropertyValues(uri(), "iceberg.rest.request-timeout=500ms", "iceberg.rest.response-timeout=10s")
         .run(context -> assertThatThrownBy(() -> context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t")))
-            .isInstanceOf(io.icebergscan.planning.TransportException.class)
+            .isInstanceOf(io.icebergscan.planning.exceptions.TransportException.class)
             .hasMessageContaining("request timeout of PT0.5S"));
   }
 

@@ -110,7 +110,7 @@ class ScanPlanningHealthIndicatorTests {
         Duration.ofSeconds(10));
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-    assertThat((String) health.getDetails().get("error")).startsWith("io.icebergscan.planning.TransportException: ")
+    assertThat((String) health.getDetails().get("error")).startsWith("io.icebergscan.planning.exceptions.TransportException: ")
         .contains("127.0.0.1:" + port + "/v1/config")
         .doesNotContain("secret");
   }
@@ -140,7 +140,7 @@ class ScanPlanningHealthIndicatorTests {
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
     assertThat((String) health.getDetails().get("error"))
-        .isEqualTo("io.icebergscan.planning.RestException: HTTP 500 ServiceFailureException: backend unavailable");
+        .isEqualTo("io.icebergscan.planning.exceptions.RestException: HTTP 500 ServiceFailureException: backend unavailable");
   }
 
   @Test
@@ -158,7 +158,7 @@ class ScanPlanningHealthIndicatorTests {
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
     assertThat((String) health.getDetails().get("error"))
-        .isEqualTo("io.icebergscan.planning.RestException: HTTP 503 ServiceUnavailableException: overloaded");
+        .isEqualTo("io.icebergscan.planning.exceptions.RestException: HTTP 503 ServiceUnavailableException: overloaded");
     assertThat(this.server.getRequestCount()).as("one request per check").isEqualTo(1);
   }
 

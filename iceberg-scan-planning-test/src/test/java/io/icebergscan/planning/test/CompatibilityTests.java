@@ -13,13 +13,13 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.icebergscan.planning.NoSuchNamespaceException;
-import io.icebergscan.planning.NoSuchTableException;
-import io.icebergscan.planning.RestException;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.UnsupportedEndpointException;
+import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
+import io.icebergscan.planning.exceptions.NoSuchTableException;
+import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileFormat;
 import io.icebergscan.planning.model.FileScanTask;

@@ -6,7 +6,7 @@ import java.util.List;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.UnsupportedEndpointException;
+import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.test.Tables.TaskView;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;

@@ -1,9 +1,0 @@
-package io.icebergscan.planning;
-
-/** The plan did not finish within the configured plan timeout. */
-public class PlanTimeoutException extends ScanPlanningException {
-
-  public PlanTimeoutException(String message) {
-    super(message, null, null);
-  }
-}

@@ -1,0 +1,318 @@
+package io.icebergscan.planning;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.internal.http.CatalogClient;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.ClientCredentialsReactiveOAuth2AuthorizedClientProvider;
+import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.ReactiveOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.ReactiveOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.endpoint.WebClientReactiveClientCredentialsTokenResponseClient;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.InMemoryReactiveClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+
+/**
+ * OAuth2 client-credentials authentication of every catalog request, on Spring Security's OAuth2 client.
+ *
+ * <p>The access token is obtained from the token endpoint on first use, kept, and obtained again once
+ * it is within {@link Builder#refreshBefore refreshBefore} of its expiry. A token endpoint that gives no
+ * {@code expires_in} gets {@link Builder#defaultLifetime defaultLifetime}. Requests that need a token at the
+ * same time share one token request. When the catalog refuses a token (401, or the spec's 419 for an expired
+ * one), the token is dropped unless another request has replaced it already, and the request is sent once
+ * more with the current token; a second refusal is the catalog's answer. A token endpoint that refuses the
+ * credentials ends the request with an {@link AuthenticationException}. Requires
+ * {@code org.springframework.security:spring-security-oauth2-client}.
+ *
+ * <pre>{@code
+ * ScanPlanner planner = ScanPlanner.builder()
+ *     .uri("https://catalog.example.com/api/catalog")
+ *     .filter(OAuth2ClientCredentials.builder()
+ *         .tokenUri("https://catalog.example.com/api/catalog/v1/oauth/tokens")
+ *         .clientId("planner").clientSecret(secret).scope("PRINCIPAL_ROLE:ALL")
+ *         .build())
+ *     .build();
+ * }</pre>
+ */
+public final class OAuth2ClientCredentials implements ExchangeFilterFunction, TokenEndpointClient {
+
+  private static final String REGISTRATION_ID = "iceberg-catalog";
+
+  private static final OAuth2AuthorizeRequest AUTHORIZE = OAuth2AuthorizeRequest
+      .withClientRegistrationId(REGISTRATION_ID).principal("iceberg-scan-planning").build();
+
+  /** 401, and 419 (AuthenticationTimeout), which the REST spec lets a catalog send for an expired token. */
+  private static final Set<Integer> TOKEN_REFUSED = Set.of(401, 419);
+
+  private final ReactiveOAuth2AuthorizedClientManager manager;
+  private final KeptToken kept = new KeptToken();
+  private final String tokenUri;
+  private final WebClientReactiveClientCredentialsTokenResponseClient tokenClient;
+  private final boolean tokenWebClientGiven;
+  /** The token request in flight, which every request needing a token meanwhile waits for. */
+  private final AtomicReference<@Nullable Mono<OAuth2AccessTokenResponse>> tokenRequest = new AtomicReference<>();
+
+  private OAuth2ClientCredentials(Builder builder, String tokenUri, String clientId, String clientSecret) {
+    this.tokenUri = tokenUri;
+    ClientRegistration registration = ClientRegistration.withRegistrationId(REGISTRATION_ID)
+        .authorizationGrantType(AuthorizationGrantType.CLIENT_CREDENTIALS)
+        .clientAuthenticationMethod(builder.secretInBody
+            ? ClientAuthenticationMethod.CLIENT_SECRET_POST
+            : ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+        .clientId(clientId)
+        .clientSecret(clientSecret)
+        .tokenUri(tokenUri)
+        .scope(builder.scopes)
+        .build();
+    InMemoryReactiveClientRegistrationRepository registrations = new InMemoryReactiveClientRegistrationRepository(
+        registration);
+
+    WebClientReactiveClientCredentialsTokenResponseClient tokenClient =
+        new WebClientReactiveClientCredentialsTokenResponseClient();
+    this.tokenClient = tokenClient;
+    this.tokenWebClientGiven = builder.webClient != null;
+    if (builder.webClient != null) {
+      tokenClient.setWebClient(builder.webClient);
+    }
+    Duration defaultLifetime = builder.defaultLifetime;
+    ClientCredentialsReactiveOAuth2AuthorizedClientProvider provider =
+        new ClientCredentialsReactiveOAuth2AuthorizedClientProvider();
+    provider.setAccessTokenResponseClient(request -> shared(() -> tokenClient.getTokenResponse(request)
+        .map(response -> withLifetime(response, defaultLifetime))));
+    provider.setClockSkew(builder.refreshBefore);
+    provider.setClock(builder.clock);
+
+    AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager manager =
+        new AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager(registrations, this.kept);
+    manager.setAuthorizedClientProvider(provider);
+    this.manager = manager;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+    return token()
+        .flatMap(token -> send(request, next, token)
+            .flatMap(response -> !refused(response)
+                ? Mono.just(response)
+                // the same request (same Idempotency-Key) once more, with whatever token is current then
+                : response.releaseBody()
+                    .then(Mono.fromRunnable(() -> this.kept.dropIfKept(token)))
+                    .then(Mono.defer(this::token))
+                    .flatMap(current -> send(request, next, current))))
+        .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
+            "no access token from " + CatalogClient.redacted(this.tokenUri) + ": " + failure.getMessage(), null,
+            failure));
+  }
+
+  /** For the planner: without a {@link Builder#webClient} of its own, token requests use the planner's client. */
+  @Override
+  public void usePlannersClient(WebClient plannersClient) {
+    if (!this.tokenWebClientGiven) {
+      this.tokenClient.setWebClient(plannersClient);
+    }
+  }
+
+  /** 401 or 419; or, as RFC 6750 allows, 403 with an {@code invalid_token} challenge. */
+  private static boolean refused(ClientResponse response) {
+    int status = response.statusCode().value();
+    if (status != 403) {
+      return TOKEN_REFUSED.contains(status);
+    }
+    String challenge = response.headers().asHttpHeaders().getFirst(HttpHeaders.WWW_AUTHENTICATE);
+    return challenge != null && challenge.contains("invalid_token");
+  }
+
+  private Mono<OAuth2AccessToken> token() {
+    return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken)
+        // no answer from the token endpoint (refused, reset, timed out): a transport failure there, not here
+        .onErrorMap(failure -> !(failure instanceof OAuth2AuthorizationException),
+            failure -> new TransportException("POST " + CatalogClient.redacted(this.tokenUri) + " failed: "
+                + CatalogClient.cause(failure), null, failure));
+  }
+
+  private static Mono<ClientResponse> send(ClientRequest request, ExchangeFunction next, OAuth2AccessToken token) {
+    return next.exchange(ClientRequest.from(request)
+        .headers(headers -> headers.setBearerAuth(token.getTokenValue()))
+        .build());
+  }
+
+  /**
+   * The token request in flight if there is one, else a new one from {@code fetch}, shared until it ends.
+   * It is cancelled when every request waiting for it has gone (each bounded by its request timeout), so a
+   * token endpoint that never answers holds up only the requests of that moment, not every later one.
+   */
+  private Mono<OAuth2AccessTokenResponse> shared(Supplier<Mono<OAuth2AccessTokenResponse>> fetch) {
+    // only the request in the slot is ever subscribed, so when it ends the slot is its own to clear
+    return Mono.defer(() -> this.tokenRequest.updateAndGet(inFlight -> inFlight != null ? inFlight
+        : fetch.get().doFinally(signal -> this.tokenRequest.set(null)).flux().publish().refCount(1).next()));
+  }
+
+  /** A response without {@code expires_in} reads as one second in Spring Security: give it the default lifetime. */
+  private static OAuth2AccessTokenResponse withLifetime(OAuth2AccessTokenResponse response, Duration lifetime) {
+    var token = response.getAccessToken();
+    if (token.getIssuedAt() == null || token.getExpiresAt() == null
+        || Duration.between(token.getIssuedAt(), token.getExpiresAt()).compareTo(Duration.ofSeconds(1)) > 0) {
+      return response;
+    }
+    return OAuth2AccessTokenResponse.withResponse(response).expiresIn(lifetime.toSeconds()).build();
+  }
+
+  @Override
+  public String toString() {
+    return "OAuth2ClientCredentials[tokenUri=" + CatalogClient.redacted(this.tokenUri) + "]";
+  }
+
+  /** The one kept token: a single registration and principal, so a single slot. */
+  private static final class KeptToken implements ReactiveOAuth2AuthorizedClientService {
+
+    private final AtomicReference<@Nullable OAuth2AuthorizedClient> client = new AtomicReference<>();
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends OAuth2AuthorizedClient> Mono<T> loadAuthorizedClient(String registrationId,
+        String principalName) {
+      return Mono.fromSupplier(() -> (T) this.client.get());
+    }
+
+    @Override
+    public Mono<Void> saveAuthorizedClient(OAuth2AuthorizedClient authorizedClient, Authentication principal) {
+      return Mono.fromRunnable(() -> this.client.set(authorizedClient));
+    }
+
+    @Override
+    public Mono<Void> removeAuthorizedClient(String registrationId, String principalName) {
+      return Mono.fromRunnable(() -> this.client.set(null));
+    }
+
+    /** A refused token goes; a token that already replaced it (a late refusal of the old one) stays. */
+    void dropIfKept(OAuth2AccessToken refused) {
+      this.client.updateAndGet(client -> client != null
+          && client.getAccessToken().getTokenValue().equals(refused.getTokenValue()) ? null : client);
+    }
+  }
+
+  /** Collects the client's registration at the token endpoint. */
+  public static final class Builder {
+
+    private @Nullable String tokenUri;
+    private @Nullable String clientId;
+    private @Nullable String clientSecret;
+    private final Set<String> scopes = new LinkedHashSet<>();
+    private boolean secretInBody;
+    private Duration refreshBefore = Duration.ofSeconds(60);
+    private Duration defaultLifetime = Duration.ofHours(1);
+    private Clock clock = Clock.systemUTC();
+    private @Nullable WebClient webClient;
+
+    private Builder() {
+    }
+
+    /** The token endpoint, e.g. the catalog's {@code …/v1/oauth/tokens} or an identity provider's. */
+    public Builder tokenUri(String tokenUri) {
+      this.tokenUri = tokenUri;
+      return this;
+    }
+
+    public Builder clientId(String clientId) {
+      this.clientId = clientId;
+      return this;
+    }
+
+    public Builder clientSecret(String clientSecret) {
+      this.clientSecret = clientSecret;
+      return this;
+    }
+
+    /** Adds a scope to request (Apache Iceberg's clients ask for {@code catalog} by default). */
+    public Builder scope(String scope) {
+      this.scopes.add(Objects.requireNonNull(scope, "scope"));
+      return this;
+    }
+
+    /**
+     * Sends the client id and secret as form parameters ({@code client_secret_post}, what Apache Iceberg's
+     * clients do) instead of an HTTP Basic header ({@code client_secret_basic}, the default).
+     */
+    public Builder secretInBody(boolean secretInBody) {
+      this.secretInBody = secretInBody;
+      return this;
+    }
+
+    /** How long before its expiry a token is replaced; default 60 seconds. */
+    public Builder refreshBefore(Duration refreshBefore) {
+      this.refreshBefore = Objects.requireNonNull(refreshBefore, "refreshBefore");
+      return this;
+    }
+
+    /** The lifetime assumed for a token whose response has no {@code expires_in}; default one hour. */
+    public Builder defaultLifetime(Duration defaultLifetime) {
+      this.defaultLifetime = Objects.requireNonNull(defaultLifetime, "defaultLifetime");
+      return this;
+    }
+
+    /** The clock that decides whether a kept token is due for refresh. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The WebClient for token requests. Default: the planner's own HTTP client (its timeouts, TLS settings
+     * and {@code httpClient} customizations), or a plain one where this filter is not a planner's.
+     */
+    public Builder webClient(WebClient webClient) {
+      this.webClient = webClient;
+      return this;
+    }
+
+    public OAuth2ClientCredentials build() {
+      String uri = required(this.tokenUri, "tokenUri");
+      if (!uri.startsWith("http://") && !uri.startsWith("https://")) {
+        throw new IllegalArgumentException("the token uri '" + CatalogClient.redacted(uri)
+            + "' must be an absolute http(s) URI");
+      }
+      if (this.refreshBefore.isNegative()) {
+        throw new IllegalArgumentException("refreshBefore must not be negative: " + this.refreshBefore);
+      }
+      if (this.defaultLifetime.compareTo(Duration.ofSeconds(1)) <= 0) {
+        throw new IllegalArgumentException("defaultLifetime must be longer than one second: " + this.defaultLifetime);
+      }
+      return new OAuth2ClientCredentials(this, uri, required(this.clientId, "clientId"),
+          required(this.clientSecret, "clientSecret"));
+    }
+
+    private static String required(@Nullable String value, String name) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalStateException(name + " is required for OAuth2 client credentials");
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,279 @@
+package io.icebergscan.planning;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.icebergscan.planning.ScanPlanningListener.Outcome;
+import io.icebergscan.planning.ScanPlanningListener.PlanSummary;
+import io.icebergscan.planning.exceptions.PlanCancelledException;
+import io.icebergscan.planning.exceptions.PlanFailedException;
+import io.icebergscan.planning.exceptions.PlanTimeoutException;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.internal.http.CatalogClient.Catalog;
+import io.icebergscan.planning.internal.http.CatalogClient.TablePaths;
+import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
+import io.icebergscan.planning.internal.walk.PlanTaskWalk;
+import io.icebergscan.planning.internal.wire.RequestBodies;
+import io.icebergscan.planning.internal.wire.WireTypes.ErrorBody;
+import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
+import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
+import reactor.core.publisher.Sinks;
+
+/**
+ * One plan's life: discovery, submission, polling until the catalog completes it, the plan-task walk,
+ * the deadline, and the {@code DELETE} that tells the catalog a plan with an id was abandoned.
+ * One instance serves one subscription.
+ */
+final class PlanRun {
+
+  private final CatalogClient client;
+  private final RequestBodies bodies;
+  private final ConcurrencyLimiter limiter;
+  private final PlannerSettings settings;
+  private final TableIdentifier table;
+  private final int limit;
+  private final int window;
+  private final byte[] planRequest;
+  private final @Nullable String defaultResidual;
+  private final Instrumentation instrumentation;
+  private final AtomicInteger requests = new AtomicInteger();
+  /** The plans running on this planner: each is ended by {@link #breakOff} when a planner thread fails. */
+  private final Set<PlanRun> running;
+  private final Sinks.One<ScanPlanningException> brokenOff = Sinks.one();
+
+  private volatile @Nullable Catalog catalog;
+  private volatile @Nullable TablePaths paths;
+  private volatile @Nullable String planId;
+  /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
+  private volatile boolean endedByCatalog;
+  /** An error racing the caller's cancel runs both hooks: one DELETE all the same. */
+  private final AtomicBoolean abandoned = new AtomicBoolean();
+  private volatile List<StorageCredential> storageCredentials = List.of();
+  private volatile @Nullable PlanTaskWalk walk;
+  /** {@link System#nanoTime()} when the plan timeout expires. */
+  private volatile long deadline;
+
+  PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
+      Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table, ScanRequest request, int window) {
+    this.client = client;
+    this.running = running;
+    this.instrumentation = instrumentation;
+    this.bodies = bodies;
+    this.limiter = limiter;
+    this.settings = settings;
+    this.table = table;
+    Integer requested = request.maxConcurrency();
+    if (requested != null && requested > settings.maxConcurrency()) {
+      throw new IllegalArgumentException("the request's maxConcurrency " + requested
+          + " exceeds the planner's maxConcurrency " + settings.maxConcurrency());
+    }
+    this.limit = requested != null ? requested : settings.maxConcurrency();
+    this.window = Math.max(window, this.limit);
+    RequestBodies.PlanRequest plan = bodies.plan(request);
+    this.defaultResidual = plan.filter();
+    this.planRequest = plan.body();
+  }
+
+  /** Each non-empty task list of the plan, in walk order. */
+  Flux<List<FileScanTask>> responses() {
+    Flux<List<FileScanTask>> planned = this.client.catalog()
+        .flatMap(this::submit)
+        .flatMapMany(this::walk);
+    return Flux.defer(() -> {
+      long started = System.nanoTime();
+      this.deadline = started + this.settings.planTimeout().toNanos();
+      ScanPlanningObservationContext context = new ScanPlanningObservationContext(this.table);
+      Observation observation = this.instrumentation.startObservation(context);
+      AtomicLong delivered = new AtomicLong();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      this.running.add(this);
+      return bounded(planned)
+          .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
+          // abandon before the failure or cancel reaches the caller, who may close the planner right away
+          .doOnError(error -> {
+            failure.set(error);
+            abandon();
+          })
+          .doOnCancel(this::abandon)
+          .doFinally(signal -> {
+            this.running.remove(this);
+            Outcome outcome = signal == SignalType.ON_COMPLETE ? Outcome.SUCCESS
+                : signal == SignalType.ON_ERROR ? Outcome.FAILURE : Outcome.CANCELLED;
+            context.outcome(outcome);
+            context.tasks(delivered.get());
+            if (failure.get() != null) {
+              observation.error(failure.get());
+            }
+            observation.stop();
+            this.instrumentation.planFinished(new PlanSummary(this.table, outcome, failure.get(), delivered.get(),
+                planTasksFetched(), requestsMade(), Duration.ofNanos(System.nanoTime() - started)));
+          });
+    });
+  }
+
+  @Nullable String planId() {
+    return this.planId;
+  }
+
+  List<StorageCredential> storageCredentials() {
+    return this.storageCredentials;
+  }
+
+  int requestsMade() {
+    return this.requests.get();
+  }
+
+  int planTasksFetched() {
+    PlanTaskWalk current = this.walk;
+    return current == null ? 0 : current.fetchesStarted();
+  }
+
+  int walkDepth() {
+    PlanTaskWalk current = this.walk;
+    return current == null ? 0 : current.depth();
+  }
+
+  private Mono<ScanTasks> submit(Catalog catalog) {
+    catalog.require(CatalogClient.SUBMIT);
+    TablePaths tablePaths = this.client.paths(catalog, this.table);
+    this.catalog = catalog;
+    this.paths = tablePaths;
+    this.requests.incrementAndGet();
+    return this.client.submit(catalog, tablePaths, this.planRequest, this.defaultResidual).flatMap(answer -> {
+      this.planId = answer.value().planId();
+      return settle(answer.value(), answer.retryAfter(), 0);
+    });
+  }
+
+  /** Follows the plan's status until it is completed, polling while it is submitted. */
+  private Mono<ScanTasks> settle(PlanningResult result, @Nullable Duration retryAfter, int polls) {
+    switch (result.status()) {
+      case COMPLETED -> {
+        this.storageCredentials = result.storageCredentials();
+        return Mono.just(result.tasks());
+      }
+      case FAILED -> {
+        this.endedByCatalog = true;
+        ErrorBody error = result.error();
+        String message = error != null && error.message() != null ? error.message() : "no reason given";
+        return Mono.error(new PlanFailedException("the catalog failed to plan " + this.table + ": " + message,
+            error != null ? error.type() : null));
+      }
+      case CANCELLED -> {
+        this.endedByCatalog = true;
+        return Mono.error(new PlanCancelledException("the catalog cancelled plan " + this.planId + " of " + this.table));
+      }
+      default -> {
+        String id = this.planId;
+        this.catalog.require(CatalogClient.POLL);
+        if (retryAfter != null && retryAfter.compareTo(Duration.ofNanos(this.deadline - System.nanoTime())) > 0) {
+          // A Retry-After past the deadline (even one too long for Mono.delay's nanoseconds): waiting cannot help.
+          return Mono.error(new PlanTimeoutException("the catalog asked to poll plan " + id + " of " + this.table
+              + " again in " + retryAfter + ", after the plan timeout of " + this.settings.planTimeout()));
+        }
+        return Mono.delay(this.settings.pollDelay(polls, retryAfter))
+            .then(Mono.defer(() -> {
+              this.requests.incrementAndGet();
+              return this.client.poll(this.paths, id, this.defaultResidual);
+            }))
+            .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
+      }
+    }
+  }
+
+  private Flux<List<FileScanTask>> walk(ScanTasks root) {
+    if (!root.planTasks().isEmpty()) {
+      this.catalog.require(CatalogClient.FETCH_TASKS);
+    }
+    return Flux.create(sink -> {
+      PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, this::fetch, new PlanTaskWalk.Listener() {
+        @Override
+        public void onTasks(List<FileScanTask> tasks) {
+          sink.next(tasks);
+        }
+
+        @Override
+        public void onComplete() {
+          sink.complete();
+        }
+
+        @Override
+        public void onError(ScanPlanningException failure) {
+          sink.error(failure);
+        }
+      }, this.limiter, this.limit, this.window);
+      this.walk = planTaskWalk;
+      sink.onCancel(planTaskWalk::cancel);
+      sink.onRequest(planTaskWalk::request);
+      planTaskWalk.start();
+    });
+  }
+
+  private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
+    this.requests.incrementAndGet();
+    long started = System.nanoTime();
+    Disposable fetch = this.client
+        .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual)
+        .subscribe(tasks -> {
+          this.instrumentation.planTaskFetched(this.table, started, null);
+          callback.succeeded(tasks);
+        }, failure -> {
+          ScanPlanningException planning = failure instanceof ScanPlanningException known
+              ? known
+              : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure);
+          this.instrumentation.planTaskFetched(this.table, started, planning);
+          callback.failed(planning);
+        });
+    return fetch::dispose;
+  }
+
+  /**
+   * Ends the plan with a failure: a planner thread failed with an error Reactor could not signal to
+   * the plan it belonged to (an {@code OutOfMemoryError}, say), so no plan running then can be trusted
+   * to finish; without this its caller would wait for the plan timeout.
+   */
+  void breakOff(Throwable cause) {
+    this.brokenOff.tryEmitValue(new ScanPlanningException("planning " + this.table + " was ended: a planner thread "
+        + "failed with " + cause, null, cause));
+  }
+
+  /**
+   * The plan timeout bounds the whole plan: submission, polling and walk. The plan also ends when it is
+   * {@linkplain #breakOff broken off}. Either way the walk is cancelled, then the failure follows.
+   */
+  private Flux<List<FileScanTask>> bounded(Flux<List<FileScanTask>> planned) {
+    Duration timeout = this.settings.planTimeout();
+    Mono<ScanPlanningException> expiry = Mono.delay(timeout)
+        .map(tick -> new PlanTimeoutException("planning " + this.table + " did not finish within " + timeout));
+    AtomicReference<ScanPlanningException> ended = new AtomicReference<>();
+    // an ending that errors would not cancel the walk (takeUntilOther only cancels the main flux on a value)
+    return planned
+        .takeUntilOther(Mono.firstWithValue(expiry, this.brokenOff.asMono()).doOnNext(ended::set))
+        .concatWith(Mono.defer(() -> ended.get() != null ? Mono.error(ended.get()) : Mono.empty()));
+  }
+
+  /** Error, timeout or the caller going away: a plan the catalog still holds gets one best-effort DELETE. */
+  private void abandon() {
+    String id = this.planId;
+    Catalog known = this.catalog;
+    if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)
+        || !this.abandoned.compareAndSet(false, true)) {
+      return;
+    }
+    this.client.cancelInBackground(this.paths, id, this.settings.cancelTimeout());
+  }
+}

@@ -1,0 +1,283 @@
+package io.icebergscan.planning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+import io.icebergscan.planning.exceptions.PlanCancelledException;
+import io.icebergscan.planning.exceptions.PlanTimeoutException;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.RetryPolicy;
+import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
+import io.icebergscan.planning.internal.wire.RequestBodies;
+import io.icebergscan.planning.internal.wire.ResponseParser;
+import io.icebergscan.planning.model.FileScanTask;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The {@link ScanPlanner} over the REST protocol: wires the client, the shared limiter and the runs. */
+final class RestScanPlanner implements ScanPlanner {
+
+  /** Marks work running for a planner, so that a blocking call that would wait on itself is refused. */
+  private static final ThreadLocal<Boolean> ON_PLANNER_THREAD = new ThreadLocal<>();
+
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+  /** How long past its plan timeout a blocking plan() waits for a plan that failed to end itself. */
+  private static final Duration BACKSTOP = Duration.ofSeconds(5);
+
+  private final PlannerSettings settings;
+  private final Instrumentation instrumentation;
+  private final CatalogClient client;
+  private final RequestBodies bodies;
+  private final ConcurrencyLimiter limiter;
+  private final Set<PlanRun> running = ConcurrentHashMap.newKeySet();
+  private final Scheduler scheduler;
+  private final @Nullable ExecutorService ownedExecutor;
+  private final @Nullable ConnectionProvider ownedConnections;
+
+  /** How to reach the catalog, as the builder collected it. */
+  record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
+      List<ExchangeFilterFunction> filters, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
+      @Nullable SslContext sslContext, UnaryOperator<HttpClient> httpClient, @Nullable Executor executor,
+      Duration connectTimeout, Duration responseTimeout,
+      Duration requestTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
+  }
+
+  RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
+    this.settings = settings;
+    this.instrumentation = instrumentation;
+    this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
+    this.ownedExecutor = connection.executor() == null ? defaultExecutor(settings.maxConcurrency()) : null;
+    Executor delegate = connection.executor() != null ? connection.executor() : this.ownedExecutor;
+    this.scheduler = Schedulers.fromExecutor(task -> delegate.execute(() -> {
+      ON_PLANNER_THREAD.set(Boolean.TRUE);
+      // Reactor does not signal JVM-fatal errors (OutOfMemoryError...) downstream: it rethrows them and
+      // reports them to the thread's handler. Such a signal is lost to its plan, which would wait for its
+      // timeout; the handler ends every running plan instead, then passes the error on.
+      Thread thread = Thread.currentThread();
+      Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
+      thread.setUncaughtExceptionHandler((failed, error) -> {
+        // the plans running now: breaking one off can let its caller start the next one before this ends
+        List.copyOf(this.running).forEach(run -> run.breakOff(error));
+        if (previous != null) {
+          previous.uncaughtException(failed, error);
+        }
+      });
+      try {
+        task.run();
+      }
+      finally {
+        thread.setUncaughtExceptionHandler(previous);
+        ON_PLANNER_THREAD.remove();
+      }
+    }));
+    WebClient.Builder builder;
+    if (connection.webClient() != null) {
+      builder = connection.webClient().mutate();
+      this.ownedConnections = null;
+    }
+    else {
+      // Reactor Netty's default pool is sized from the cores; the walk needs maxConcurrency connections
+      // at once, and submissions and polls of other plans need some more.
+      this.ownedConnections = ConnectionProvider.builder("iceberg-scan-planning")
+          .maxConnections(Math.max(16, settings.maxConcurrency() * 2))
+          .pendingAcquireMaxCount(-1)
+          .build();
+      HttpClient httpClient = HttpClient.create(this.ownedConnections)
+          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+              (int) Math.min(Integer.MAX_VALUE, connection.connectTimeout().toMillis()))
+          .responseTimeout(connection.responseTimeout());
+      if (connection.sslContext() != null) {
+        SslContext sslContext = connection.sslContext();
+        httpClient = httpClient.secure(tls -> tls.sslContext(sslContext));
+      }
+      httpClient = connection.httpClient().apply(httpClient);
+      builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone() : WebClient.builder())
+          .clientConnector(new ReactorClientHttpConnector(httpClient));
+    }
+    // before the catalog's headers and filters, which are not for the token endpoint
+    WebClient plannersClient = builder.clone().build();
+    connection.filters().stream().filter(TokenEndpointClient.class::isInstance)
+        .forEach(filter -> ((TokenEndpointClient) filter).usePlannersClient(plannersClient));
+    WebClient planningClient = builder
+        .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
+        .filters(filters -> filters.addAll(connection.filters()))
+        .build();
+    JsonMapper mapper = JsonMapper.builder().build();
+    this.bodies = new RequestBodies(mapper);
+    this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
+        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes(), connection.requestTimeout(),
+        connection.retryPolicy());
+  }
+
+  /** Daemon threads {@code iceberg-scan-planning-N}, as many as the limit, ended when idle for a minute. */
+  private static ExecutorService defaultExecutor(int maxConcurrency) {
+    AtomicInteger threads = new AtomicInteger();
+    ThreadPoolExecutor executor = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), task -> {
+          Thread thread = new Thread(task, "iceberg-scan-planning-" + threads.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
+  }
+
+  @Override
+  public ScanPlan plan(TableIdentifier table, ScanRequest request) {
+    if (ON_PLANNER_THREAD.get() != null) {
+      // The answers this call would wait for are parsed by the planner's executor: blocking one of its
+      // threads on them can deadlock (certainly so with one thread).
+      throw new IllegalStateException("plan() was called on a planner thread (for example from a planTasks() "
+          + "subscriber), where blocking can deadlock the planner; use planTasks() and compose instead");
+    }
+    if (Schedulers.isInNonBlockingThread()) {
+      // e.g. a WebFlux handler on a Reactor Netty event loop: the requests this call waits for may need that loop
+      throw new IllegalStateException("plan() was called on the non-blocking thread " + Thread.currentThread().getName()
+          + " (a Reactor Netty event loop serving a WebFlux request, say), where blocking can stall the requests it "
+          + "waits for; use planTasks() there");
+    }
+    long started = System.nanoTime();
+    // The whole plan is kept anyway, so fetches may run as far ahead of the cursor as the graph allows.
+    PlanRun run = newRun(table, request, Integer.MAX_VALUE);
+    CompletableFuture<List<List<FileScanTask>>> responses = run.responses().collectList().toFuture();
+    List<List<FileScanTask>> lists;
+    try {
+      // The plan ends itself at its timeout; this bound holds even if a fatal error kept that from reaching here.
+      lists = responses.get(backstopMillis(this.settings.planTimeout()), TimeUnit.MILLISECONDS);
+    }
+    catch (TimeoutException stuck) {
+      responses.cancel(true);
+      throw new PlanTimeoutException("planning " + table + " did not end within its plan timeout of "
+          + this.settings.planTimeout());
+    }
+    catch (InterruptedException interrupted) {
+      responses.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new PlanCancelledException("planning " + table + " was interrupted");
+    }
+    catch (ExecutionException failed) {
+      throw rethrown(failed.getCause());
+    }
+    List<FileScanTask> tasks = new ArrayList<>();
+    lists.forEach(tasks::addAll);
+    return new ScanPlan(run.planId(), tasks, run.storageCredentials(), run.planTasksFetched(), run.walkDepth(),
+        run.requestsMade(), Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private static long backstopMillis(Duration planTimeout) {
+    try {
+      return Math.addExact(planTimeout.toMillis(), BACKSTOP.toMillis());
+    }
+    catch (ArithmeticException huge) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  private static RuntimeException rethrown(Throwable failure) {
+    if (failure instanceof RuntimeException unchecked) {
+      return unchecked;
+    }
+    return new ScanPlanningException("planning failed: " + failure, null, failure);
+  }
+
+  @Override
+  public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
+    // Checked at call time, so a bad request fails before anything is subscribed or sent.
+    PlanRun first = newRun(table, request, this.settings.streamBufferSize());
+    AtomicBoolean firstTaken = new AtomicBoolean();
+    // a run holds one plan's state: the first subscription takes the checked one, any later one a new run
+    return Flux.defer(() -> (firstTaken.compareAndSet(false, true) ? first
+            : newRun(table, request, this.settings.streamBufferSize())).responses())
+        .flatMapIterable(tasks -> tasks, 1);
+  }
+
+  private PlanRun newRun(TableIdentifier table, ScanRequest request, int window) {
+    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, this.instrumentation, this.running,
+        table, request, window);
+  }
+
+  @Override
+  public int maxConcurrency() {
+    return this.settings.maxConcurrency();
+  }
+
+  @Override
+  public int requestsInFlight() {
+    return this.limiter.inUse();
+  }
+
+  @Override
+  public CatalogCheck checkCatalog(Duration timeout) {
+    long started = System.nanoTime();
+    CatalogClient.Catalog catalog;
+    try {
+      catalog = this.client.discoverNow().block(timeout);
+    }
+    catch (IllegalStateException timedOut) {
+      throw new TransportException("GET /v1/config got no answer within " + timeout, null, timedOut);
+    }
+    Duration responseTime = Duration.ofNanos(System.nanoTime() - started);
+    Map<String, Boolean> endpoints = new LinkedHashMap<>();
+    for (String endpoint : List.of(CatalogClient.SUBMIT, CatalogClient.POLL, CatalogClient.CANCEL,
+        CatalogClient.FETCH_TASKS)) {
+      endpoints.put(endpoint, catalog.supports(endpoint));
+    }
+    return new CatalogCheck(this.client.displayUri(), catalog.prefix(), endpoints, responseTime);
+  }
+
+  @Override
+  public void close() {
+    // Abandoned plans' DELETEs get a moment to go out, before the connections and threads they use go.
+    Duration grace = CLOSE_GRACE.compareTo(this.settings.cancelTimeout()) < 0 ? CLOSE_GRACE
+        : this.settings.cancelTimeout();
+    try {
+      this.client.close(grace);
+      if (this.ownedConnections != null) {
+        // the pool's own time to close its connections, not the DELETEs' grace
+        this.ownedConnections.disposeLater().block(CLOSE_GRACE);
+      }
+    }
+    catch (RuntimeException slowPool) {
+      // best effort: the pool goes on closing in the background; the threads must stop regardless
+    }
+    finally {
+      this.scheduler.dispose();
+      if (this.ownedExecutor != null) {
+        this.ownedExecutor.shutdownNow();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RestScanPlanner[uri=" + this.client.displayUri() + ", maxConcurrency=" + this.settings.maxConcurrency() + "]";
+  }
+}

@@ -1,0 +1,387 @@
+package io.icebergscan.planning;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
+
+import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.RetryPolicy;
+import io.icebergscan.planning.model.FileScanTask;
+import io.micrometer.observation.ObservationRegistry;
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
+import reactor.netty.http.client.HttpClient;
+
+/**
+ * Plans Apache Iceberg table scans on a REST catalog's server side.
+ *
+ * <p>Both forms return exactly what a one-at-a-time breadth-first walk of the plan-tasks would
+ * return (same tasks, same order, or the same first error naming the same plan-task), while fetching
+ * plan-tasks concurrently: at most {@link #maxConcurrency()} fetches in flight across all plans of
+ * this planner, each started as soon as it is known and a slot is free.
+ */
+public interface ScanPlanner extends AutoCloseable {
+
+  /**
+   * Plans a scan and returns the whole plan.
+   *
+   * @throws ScanPlanningException (a subtype) when the plan fails, nothing partial is returned
+   * @throws IllegalArgumentException when the request is invalid, before any request is made
+   */
+  ScanPlan plan(TableIdentifier table, ScanRequest request);
+
+  /** Plans a scan of the table's current snapshot. */
+  default ScanPlan plan(TableIdentifier table) {
+    return plan(table, ScanRequest.all());
+  }
+
+  /**
+   * Plans a scan and streams its tasks in walk order as soon as each one's prefix is settled, holding
+   * a bounded number of responses; cancelling the subscription aborts the requests in flight and
+   * abandons the plan. Nothing happens until subscription; each subscription is a new plan.
+   */
+  Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request);
+
+  /** The planner-wide bound on plan-task fetches in flight. */
+  int maxConcurrency();
+
+  /** Plan-task fetches in flight right now, across all plans. */
+  int requestsInFlight();
+
+  /**
+   * Asks the catalog for its configuration afresh (not the cached discovery plans use).
+   *
+   * @throws ScanPlanningException when the catalog cannot be reached, answers with an error, or takes
+   *     longer than {@code timeout}
+   */
+  CatalogCheck checkCatalog(Duration timeout);
+
+  /** Releases the executor and connections the planner created itself (not ones it was given). */
+  @Override
+  void close();
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ScanPlanner}. Only {@link #uri(String)} is required. */
+  final class Builder {
+
+    /** Default plan timeout: submission, polling and walk together. */
+    public static final Duration DEFAULT_PLAN_TIMEOUT = Duration.ofMinutes(5);
+    /** Default first wait between polls of a submitted plan. */
+    public static final Duration DEFAULT_POLL_INITIAL_DELAY = Duration.ofMillis(100);
+    /** Default longest wait between polls. */
+    public static final Duration DEFAULT_POLL_MAX_DELAY = Duration.ofSeconds(5);
+    /** Default bound on the best-effort DELETE of an abandoned plan. */
+    public static final Duration DEFAULT_CANCEL_TIMEOUT = Duration.ofSeconds(10);
+    /** Default connect timeout of the planner's own HTTP client. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** Default time to wait for a response of the planner's own HTTP client. */
+    public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default longest time one request may take, from sending it to the last byte of its answer. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(2);
+    /** Default number of fetched responses a stream may hold ahead of its consumer. */
+    public static final int DEFAULT_STREAM_BUFFER_SIZE = 256;
+    /** Default number of times a request failing transiently (429, 502, 503, 504, no answer) is sent again. */
+    public static final int DEFAULT_MAX_RETRIES = 3;
+    /** Default first wait before a retry. */
+    public static final Duration DEFAULT_RETRY_INITIAL_DELAY = Duration.ofMillis(100);
+    /** Default longest wait before a retry, also the cap on the catalog's {@code Retry-After}. */
+    public static final Duration DEFAULT_RETRY_MAX_DELAY = Duration.ofSeconds(10);
+    /** Default largest response body accepted. */
+    public static final int DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+    private @Nullable String uri;
+    private @Nullable String warehouse;
+    private @Nullable String prefix;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private int maxConcurrency = Runtime.getRuntime().availableProcessors();
+    private @Nullable WebClient webClient;
+    private WebClient.@Nullable Builder webClientBuilder;
+    private final List<ExchangeFilterFunction> filters = new ArrayList<>();
+    private @Nullable SslContext sslContext;
+    private @Nullable UnaryOperator<HttpClient> httpClient;
+    private @Nullable Executor executor;
+    private Duration planTimeout = DEFAULT_PLAN_TIMEOUT;
+    private Duration pollInitialDelay = DEFAULT_POLL_INITIAL_DELAY;
+    private Duration pollMaxDelay = DEFAULT_POLL_MAX_DELAY;
+    private Duration cancelTimeout = DEFAULT_CANCEL_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private int streamBufferSize = DEFAULT_STREAM_BUFFER_SIZE;
+    private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private int maxRetries = DEFAULT_MAX_RETRIES;
+    private Duration retryInitialDelay = DEFAULT_RETRY_INITIAL_DELAY;
+    private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
+    private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+    private @Nullable ScanPlanningObservationConvention observationConvention;
+    private final List<ScanPlanningListener> listeners = new ArrayList<>();
+
+    Builder() {
+    }
+
+    /** The catalog's base URI, the part before {@code /v1/…}, e.g. {@code https://catalog.example.com/api/catalog}. */
+    public Builder uri(String uri) {
+      this.uri = uri;
+      return this;
+    }
+
+    /** The warehouse sent to {@code GET /v1/config}. */
+    public Builder warehouse(@Nullable String warehouse) {
+      this.warehouse = warehouse;
+      return this;
+    }
+
+    /** A path prefix, percent-encoded as it goes into paths, to use unless the catalog's config overrides it. */
+    public Builder prefix(@Nullable String prefix) {
+      this.prefix = prefix;
+      return this;
+    }
+
+    /** A header sent with every request (e.g. a tenant id); values must not contain CR or LF. */
+    public Builder header(String name, String value) {
+      if (name.isBlank() || name.indexOf('\r') >= 0 || name.indexOf('\n') >= 0
+          || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+        throw new IllegalArgumentException("header '" + name.strip() + "' has a blank name or a CR/LF character");
+      }
+      this.headers.put(name, value);
+      return this;
+    }
+
+    /** Plan-task fetches in flight across all plans of the planner; default: available processors. */
+    public Builder maxConcurrency(int maxConcurrency) {
+      this.maxConcurrency = maxConcurrency;
+      return this;
+    }
+
+    /** A WebClient to send requests with, e.g. one with authentication filters; the caller owns its resources. */
+    public Builder webClient(WebClient webClient) {
+      this.webClient = webClient;
+      return this;
+    }
+
+    /**
+     * A WebClient builder (such as Spring Boot's, with its customizers and codecs) to build the planner's
+     * WebClient from; the planner gives it a Reactor Netty connector with a pool sized for
+     * {@code maxConcurrency} and the connect and response timeouts.
+     */
+    public Builder webClientBuilder(WebClient.Builder webClientBuilder) {
+      this.webClientBuilder = webClientBuilder;
+      return this;
+    }
+
+    /**
+     * Adds a filter to every catalog request, after the planner's own headers are set: authentication
+     * such as {@link OAuth2ClientCredentials}, tracing, logging. Filters run in the order added.
+     */
+    public Builder filter(ExchangeFilterFunction filter) {
+      this.filters.add(Objects.requireNonNull(filter, "filter"));
+      return this;
+    }
+
+    /**
+     * The TLS settings of the planner's own HTTP client (trusted certificates, client key), e.g. from a
+     * Spring Boot SSL bundle; default: the JDK's trust store. Not combinable with {@link #webClient}.
+     */
+    public Builder sslContext(SslContext sslContext) {
+      this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+      return this;
+    }
+
+    /**
+     * Adjusts the Reactor Netty {@code HttpClient} the planner creates for its connections, after its pool,
+     * timeouts and TLS are set: a proxy, a wiretap, socket options. Calls add up, in order. Not combinable
+     * with {@link #webClient}.
+     */
+    public Builder httpClient(UnaryOperator<HttpClient> customizer) {
+      Objects.requireNonNull(customizer, "customizer");
+      UnaryOperator<HttpClient> previous = this.httpClient;
+      this.httpClient = previous == null ? customizer : client -> customizer.apply(previous.apply(client));
+      return this;
+    }
+
+    /**
+     * The executor that parses and validates responses and drives the walk (a
+     * {@code ThreadPoolTaskExecutor} in a Spring application); it never blocks on I/O. Default: a
+     * {@code ThreadPoolTaskExecutor} of {@code maxConcurrency} threads owned by the planner.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = executor;
+      return this;
+    }
+
+    public Builder planTimeout(Duration planTimeout) {
+      this.planTimeout = planTimeout;
+      return this;
+    }
+
+    public Builder pollInitialDelay(Duration pollInitialDelay) {
+      this.pollInitialDelay = pollInitialDelay;
+      return this;
+    }
+
+    public Builder pollMaxDelay(Duration pollMaxDelay) {
+      this.pollMaxDelay = pollMaxDelay;
+      return this;
+    }
+
+    public Builder cancelTimeout(Duration cancelTimeout) {
+      this.cancelTimeout = cancelTimeout;
+      return this;
+    }
+
+    /** Connect timeout of the planner's own HTTP client (not applied to a WebClient you pass). */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    /** Response timeout of the planner's own HTTP client (not applied to a WebClient you pass). */
+    public Builder responseTimeout(Duration responseTimeout) {
+      this.responseTimeout = responseTimeout;
+      return this;
+    }
+
+    /**
+     * The longest time one request may take, from sending it to the last byte of its answer, whatever
+     * the response timeout lets through (a body that trickles in byte by byte); not retried.
+     */
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /** Fetched responses a {@link #planTasks} stream may hold ahead of its consumer (at least the concurrency). */
+    public Builder streamBufferSize(int streamBufferSize) {
+      this.streamBufferSize = streamBufferSize;
+      return this;
+    }
+
+    /** The largest response body accepted; a larger one fails the plan with a clear error. */
+    public Builder maxResponseBytes(int maxResponseBytes) {
+      this.maxResponseBytes = maxResponseBytes;
+      return this;
+    }
+
+    /**
+     * How often a request that failed transiently (429, 502, 503, 504, or no answer at all) is sent
+     * again; 0 turns retries off. POSTs keep their {@code Idempotency-Key} across attempts.
+     */
+    public Builder maxRetries(int maxRetries) {
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /** The first wait before a retry; it doubles per attempt, with jitter, up to {@link #retryMaxDelay}. */
+    public Builder retryInitialDelay(Duration retryInitialDelay) {
+      this.retryInitialDelay = retryInitialDelay;
+      return this;
+    }
+
+    /** The longest wait before a retry, also the cap on a catalog's {@code Retry-After}. */
+    public Builder retryMaxDelay(Duration retryMaxDelay) {
+      this.retryMaxDelay = retryMaxDelay;
+      return this;
+    }
+
+    /** Where each plan reports an {@code iceberg.scan.planning} observation; default: none. */
+    public Builder observationRegistry(ObservationRegistry observationRegistry) {
+      this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+      return this;
+    }
+
+    /** Replaces the observation's default name and tags. */
+    public Builder observationConvention(ScanPlanningObservationConvention observationConvention) {
+      this.observationConvention = observationConvention;
+      return this;
+    }
+
+    /** Adds a listener for fetches and plan outcomes (metrics, logs). */
+    public Builder listener(ScanPlanningListener listener) {
+      this.listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    public ScanPlanner build() {
+      if (this.uri == null || this.uri.isBlank()) {
+        throw new IllegalStateException("the catalog uri is required");
+      }
+      URI parsed;
+      try {
+        parsed = URI.create(this.uri.strip());
+      }
+      catch (IllegalArgumentException invalid) {
+        throw new IllegalArgumentException("the catalog uri '" + this.uri + "' is not a URI: " + invalid.getMessage(),
+            invalid);
+      }
+      if (!"http".equalsIgnoreCase(parsed.getScheme()) && !"https".equalsIgnoreCase(parsed.getScheme())
+          || parsed.getHost() == null) {
+        throw new IllegalArgumentException("the catalog uri '" + this.uri + "' must be an absolute http(s) URI");
+      }
+      if (this.prefix != null && !CatalogClient.usableInPath(this.prefix, true)) {
+        throw new IllegalArgumentException("the prefix '" + this.prefix + "' cannot be used in a request path: "
+            + "it must be percent-encoded, without '?' or '#'");
+      }
+      if (this.maxConcurrency < 1) {
+        throw new IllegalArgumentException("maxConcurrency must be at least 1: " + this.maxConcurrency);
+      }
+      positive(this.planTimeout, "planTimeout");
+      positive(this.pollInitialDelay, "pollInitialDelay");
+      positive(this.pollMaxDelay, "pollMaxDelay");
+      positive(this.cancelTimeout, "cancelTimeout");
+      positive(this.connectTimeout, "connectTimeout");
+      positive(this.responseTimeout, "responseTimeout");
+      positive(this.requestTimeout, "requestTimeout");
+      if (this.webClient != null && this.httpClient != null) {
+        throw new IllegalStateException("httpClient(…) adjusts the planner's own HTTP client: configure the "
+            + "given WebClient's connector instead");
+      }
+      if (this.webClient != null && this.sslContext != null) {
+        throw new IllegalStateException("sslContext applies to the planner's own HTTP client: configure TLS on the "
+            + "WebClient passed to webClient(...) instead, or pass a webClientBuilder");
+      }
+      if (this.pollMaxDelay.compareTo(this.pollInitialDelay) < 0) {
+        throw new IllegalArgumentException("pollMaxDelay " + this.pollMaxDelay + " is shorter than pollInitialDelay "
+            + this.pollInitialDelay);
+      }
+      if (this.streamBufferSize < 1) {
+        throw new IllegalArgumentException("streamBufferSize must be at least 1: " + this.streamBufferSize);
+      }
+      if (this.maxRetries < 0) {
+        throw new IllegalArgumentException("maxRetries must not be negative: " + this.maxRetries);
+      }
+      positive(this.retryInitialDelay, "retryInitialDelay");
+      positive(this.retryMaxDelay, "retryMaxDelay");
+      if (this.maxResponseBytes < 1) {
+        throw new IllegalArgumentException("maxResponseBytes must be at least 1: " + this.maxResponseBytes);
+      }
+      PlannerSettings settings = new PlannerSettings(this.maxConcurrency, this.planTimeout, this.pollInitialDelay,
+          this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
+      return new RestScanPlanner(new RestScanPlanner.Connection(parsed.toString(), this.warehouse, this.prefix,
+          Map.copyOf(this.headers), List.copyOf(this.filters), this.webClient, this.webClientBuilder,
+          this.sslContext, this.httpClient != null ? this.httpClient : UnaryOperator.identity(), this.executor,
+          this.connectTimeout, this.responseTimeout, this.requestTimeout,
+          this.maxResponseBytes,
+          new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay)), settings,
+          new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));
+    }
+
+    private static void positive(Duration duration, String name) {
+      Objects.requireNonNull(duration, name);
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + duration);
+      }
+    }
+  }
+}

@@ -1,0 +1,432 @@
+package io.icebergscan.planning.internal.http;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.MalformedResponseException;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
+import io.icebergscan.planning.internal.http.CatalogErrors.Call;
+import io.icebergscan.planning.internal.wire.ResponseParser;
+import io.icebergscan.planning.internal.wire.WireTypes.CatalogConfig;
+import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
+import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.netty.handler.timeout.ReadTimeoutException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.util.retry.Retry;
+
+/**
+ * The catalog's HTTP surface used by planning: discovery, submit, poll, cancel and fetch.
+ *
+ * <p>Bodies are read as bytes on the network thread and parsed on the planner's executor, so
+ * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP
+ * errors through {@link CatalogErrors}, payloads through {@link ResponseParser}, and anything else
+ * (refused, reset, oversized) as a {@link ScanPlanningException}.
+ */
+public final class CatalogClient {
+
+  public static final String SUBMIT = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan";
+  public static final String POLL = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
+  public static final String CANCEL = "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
+  public static final String FETCH_TASKS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks";
+
+  private static final String DEFAULT_NAMESPACE_SEPARATOR = "%1F";
+  /**
+   * The request attribute WebClient sets for {@code uri(String template, Object...)} and hands to its
+   * observation as the URI template: the {@code uri} tag of {@code http.client.requests}. Requests here
+   * are sent to URIs encoded by hand, so the template is set explicitly: without it the tag is
+   * {@code none}, and a raw URI would carry table names and plan ids.
+   */
+  public static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
+  private static final byte[] NO_BODY = new byte[0];
+
+  /** What discovery tells about the catalog; paths are built from it. */
+  public record Catalog(@Nullable String prefix, String namespaceSeparator, @Nullable Set<String> endpoints,
+      boolean idempotencyKeys) {
+
+    public void require(String endpoint) {
+      if (!supports(endpoint)) {
+        throw new UnsupportedEndpointException(endpoint);
+      }
+    }
+
+    public boolean supports(String endpoint) {
+      return this.endpoints != null && this.endpoints.contains(endpoint);
+    }
+  }
+
+  /** The resource paths of one table, and their URI templates (no table names or ids: for metrics). */
+  public record TablePaths(String plan, String tasks, String planTemplate, String tasksTemplate) {
+
+    public String plan(String planId) {
+      return this.plan + "/" + encode(planId);
+    }
+
+    public String planIdTemplate() {
+      return this.planTemplate + "/{plan-id}";
+    }
+  }
+
+  /** A successful answer and the delay the catalog asked for, if any. */
+  public record Answer<T>(T value, @Nullable Duration retryAfter) {
+  }
+
+  private record Raw(int status, HttpHeaders headers, byte[] body) {
+  }
+
+  private final WebClient webClient;
+  private final String baseUri;
+  /** The base URI without user info or query: for health details, logs and the URI templates of metrics. */
+  private final String displayUri;
+  private final @Nullable String warehouse;
+  private final @Nullable String prefix;
+  private final ResponseParser parser;
+  private final Scheduler parseScheduler;
+  private final int maxResponseBytes;
+  private final Duration requestTimeout;
+  private final RetryPolicy retryPolicy;
+  /** Retries for requests that are safe to send again: reads, DELETEs, and submissions where keys are honoured. */
+  private final Retry retries;
+  private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+  private final Mono<Catalog> discovery;
+
+  public CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
+      ResponseParser parser, Scheduler parseScheduler, int maxResponseBytes, Duration requestTimeout,
+      RetryPolicy retryPolicy) {
+    this.webClient = webClient;
+    this.retryPolicy = retryPolicy;
+    this.retries = retryPolicy.retry(true);
+    this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
+    URI parsed = URI.create(this.baseUri);
+    this.displayUri = parsed.getScheme() + "://" + parsed.getHost()
+        + (parsed.getPort() >= 0 ? ":" + parsed.getPort() : "") + (parsed.getRawPath() != null ? parsed.getRawPath() : "");
+    this.warehouse = warehouse;
+    this.prefix = prefix;
+    this.parser = parser;
+    this.parseScheduler = parseScheduler;
+    this.maxResponseBytes = maxResponseBytes;
+    this.requestTimeout = requestTimeout;
+    // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
+    this.discovery = Mono.defer(() -> discover(this.retries)).cache(catalog -> Duration.ofMillis(Long.MAX_VALUE),
+        failure -> Duration.ZERO, () -> Duration.ZERO);
+  }
+
+  public Mono<Catalog> catalog() {
+    return this.discovery;
+  }
+
+  /**
+   * A fresh discovery, bypassing the cache and without retries: for health checks, which report what the
+   * catalog answers now rather than wait out its Retry-After, and which are repeated anyway.
+   */
+  public Mono<Catalog> discoverNow() {
+    // (not Retry.max(0), which would wrap the failure in a RetryExhaustedException)
+    return discover(Retry.from(signals -> signals.concatMap(signal -> Mono.error(signal.failure()))));
+  }
+
+  /** The base URI without user info or query: safe to show in health details and logs. */
+  public String displayUri() {
+    return this.displayUri;
+  }
+
+  private Mono<Catalog> discover(Retry retry) {
+    String uri = this.baseUri + "/v1/config"
+        + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
+    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, retry, raw -> {
+      CatalogConfig config = this.parser.config(raw.body);
+      String mergedPrefix = merged(config, "prefix", this.prefix);
+      String separator = merged(config, "namespace-separator", null);
+      Catalog catalog = new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
+          separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, config.endpoints(),
+          config.idempotencyKeyLifetime() != null);
+      requireUsableInPath(config, "prefix", catalog.prefix(), true);
+      requireUsableInPath(config, "namespace-separator", catalog.namespaceSeparator(), false);
+      return catalog;
+    });
+  }
+
+  /**
+   * The prefix and the separator go into request paths as they are (both are sent already encoded): one a URI
+   * cannot hold, or one that would end the path ({@code ?}, {@code #}), is a broken config, reported as such
+   * rather than as whatever building the request would throw.
+   */
+  private void requireUsableInPath(CatalogConfig config, String key, @Nullable String value, boolean slashAllowed) {
+    if (value == null || usableInPath(value, slashAllowed)) {
+      return;
+    }
+    // the client's own prefix was checked when the planner was built, so a bad value is the catalog's
+    String field = (config.overrides().containsKey(key) ? "overrides." : "defaults.") + key;
+    String shown = value.length() <= 100 ? value : value.substring(0, 100) + "…";
+    throw new MalformedResponseException("'" + shown + "' cannot be used in a request path", field, null);
+  }
+
+  /**
+   * Whether {@code value} is an encoded path part: only URI path characters, and a slash only if allowed. A
+   * value with slashes (a prefix) must not hold a {@code .} or {@code ..} segment, encoded or not, which would
+   * move the request to another path; a separator only ever joins namespace levels within one segment.
+   */
+  public static boolean usableInPath(String value, boolean slashAllowed) {
+    if (value.indexOf('?') >= 0 || value.indexOf('#') >= 0 || !slashAllowed && value.indexOf('/') >= 0) {
+      return false;
+    }
+    if (slashAllowed && Arrays.stream(value.split("/", -1)).map(segment -> segment.replaceAll("(?i)%2E", "."))
+        .anyMatch(segment -> segment.equals(".") || segment.equals(".."))) {
+      return false;
+    }
+    try {
+      return ("/" + value).equals(new URI("http://h/" + value).getRawPath());
+    }
+    catch (URISyntaxException notAPath) {
+      return false;
+    }
+  }
+
+  /** Defaults, then the client's setting, then overrides: the last one present wins. */
+  private static @Nullable String merged(CatalogConfig config, String key, @Nullable String clientValue) {
+    String value = config.overrides().get(key);
+    if (value == null) {
+      value = clientValue;
+    }
+    if (value == null) {
+      value = config.defaults().get(key);
+    }
+    return value;
+  }
+
+  public TablePaths paths(Catalog catalog, TableIdentifier table) {
+    StringJoiner namespace = new StringJoiner(catalog.namespaceSeparator());
+    table.namespace().forEach(level -> namespace.add(encode(level)));
+    String tableUri = this.baseUri + "/v1/" + (catalog.prefix() != null ? catalog.prefix() + "/" : "")
+        + "namespaces/" + namespace + "/tables/" + encode(table.name());
+    String tableTemplate = this.displayUri + "/v1/" + (catalog.prefix() != null ? "{prefix}/" : "")
+        + "namespaces/{namespace}/tables/{table}";
+    return new TablePaths(tableUri + "/plan", tableUri + "/tasks", tableTemplate + "/plan", tableTemplate + "/tasks");
+  }
+
+  /**
+   * A submission creates a plan, so it is sent again after a failure that may have reached the catalog only
+   * if the catalog honours {@code Idempotency-Key}s ({@link Catalog#idempotencyKeys()}); otherwise only after
+   * answers that say it was not processed (429, 503) or a connection that was never made.
+   */
+  public Mono<Answer<PlanningResult>> submit(Catalog catalog, TablePaths paths, byte[] request,
+      @Nullable String defaultResidual) {
+    return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null,
+        catalog.idempotencyKeys() ? this.retries : this.retryPolicy.retry(false),
+        raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
+  }
+
+  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
+    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null,
+        this.retries,
+        raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
+  }
+
+  /**
+   * Sends the DELETE of an abandoned plan without anyone waiting for it, bounded by {@code timeout};
+   * {@link #close} gives such requests a grace period instead of cutting them off or leaking them.
+   */
+  public void cancelInBackground(TablePaths paths, String planId, Duration timeout) {
+    if (this.closed) {
+      return;
+    }
+    CompletableFuture<Void> done = cancel(paths, planId).timeout(timeout).onErrorResume(ignored -> Mono.empty())
+        .toFuture();
+    this.background.add(done);
+    done.whenComplete((ignored, failure) -> this.background.remove(done));
+    if (this.closed) {
+      // close() may have taken its snapshot of the background requests before this one was added
+      done.cancel(true);
+    }
+  }
+
+  /** Refuses new requests, lets background ones finish within {@code grace}, then cancels the rest. */
+  public void close(Duration grace) {
+    this.closed = true;
+    CompletableFuture<?>[] pending = this.background.toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(pending).get(grace.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    catch (ExecutionException | TimeoutException notAllDone) {
+      // best effort: what is left is cancelled below
+    }
+    this.background.forEach(request -> request.cancel(true));
+  }
+
+  public Mono<Void> cancel(TablePaths paths, String planId) {
+    return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null,
+        this.retries,
+        raw -> Boolean.TRUE).then();
+  }
+
+  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual) {
+    // a fetch only reads: sending it again is safe whatever the catalog says about keys
+    return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask,
+        this.retries,
+        raw -> this.parser.scanTasks(raw.body, planTask, defaultResidual));
+  }
+
+  private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
+      @Nullable String planTask, Retry retry, Function<Raw, T> onSuccess) {
+    if (this.closed) {
+      return Mono.error(new ScanPlanningException("the planner is closed", planTask, null));
+    }
+    WebClient.RequestBodySpec spec = this.webClient.method(method)
+        .uri(URI.create(uri)) // sent exactly as encoded here; the template only names it
+        .attribute(URI_TEMPLATE_ATTRIBUTE, uriTemplate)
+        .accept(MediaType.APPLICATION_JSON);
+    if (body != null) {
+      spec.contentType(MediaType.APPLICATION_JSON)
+          .header("Idempotency-Key", UuidV7.next().toString())
+          .bodyValue(body);
+    }
+    // The body is read as raw bytes whatever its Content-Type says: the parser reads JSON by its bytes, and a
+    // decoder chosen by the header would turn an unparseable header (an answer) into a transport failure.
+    return spec.exchangeToMono(response -> DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()),
+            this.maxResponseBytes)
+            .map(CatalogClient::bytes)
+            // an error page over the limit is still its status (a 503 is retried): only its message is lost
+            .onErrorResume(DataBufferLimitException.class, tooLarge -> response.statusCode().isError()
+                ? Mono.just(NO_BODY) : Mono.error(tooLarge))
+            .defaultIfEmpty(NO_BODY)
+            .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)))
+        // the response timeout bounds each silence, not a body that trickles in: this bounds the whole
+        .timeout(this.requestTimeout, Mono.error(() -> new TransportException(redacted(method + " " + uri)
+            + " got no complete answer within the request timeout of " + this.requestTimeout, planTask,
+            new TimeoutException("request timeout"))))
+        .publishOn(this.parseScheduler)
+        .map(raw -> {
+          if (raw.status >= 200 && raw.status < 300) {
+            return onSuccess.apply(raw);
+          }
+          throw CatalogErrors.map(call, raw.status, this.parser.error(raw.body), planTask, retryAfter(raw.headers));
+        })
+        .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
+            failure -> transportFailure(method, uri, planTask, failure))
+        .onErrorMap(failure -> planTask != null && failure instanceof ScanPlanningException known
+            && known.planTask() == null, failure -> withPlanTask((ScanPlanningException) failure, planTask))
+        .retryWhen(retry);
+  }
+
+  /** A failure of a filter (getting a token) knows no handle: a fetch's failure names its own. */
+  private static ScanPlanningException withPlanTask(ScanPlanningException failure, String planTask) {
+    if (failure instanceof AuthenticationException) {
+      return new AuthenticationException(failure.getMessage(), planTask, failure.getCause());
+    }
+    if (failure instanceof TransportException) {
+      return new TransportException(failure.getMessage(), planTask, failure.getCause());
+    }
+    return failure;
+  }
+
+  private static byte[] bytes(DataBuffer buffer) {
+    try {
+      byte[] bytes = new byte[buffer.readableByteCount()];
+      buffer.read(bytes);
+      return bytes;
+    }
+    finally {
+      DataBufferUtils.release(buffer);
+    }
+  }
+
+  private ScanPlanningException transportFailure(HttpMethod method, String uri, @Nullable String planTask,
+      Throwable failure) {
+    String shown = redacted(uri);
+    if (failure instanceof DataBufferLimitException
+        || failure.getCause() instanceof DataBufferLimitException) {
+      return new MalformedResponseException("the response to " + method + " " + shown + " is larger than the limit of "
+          + this.maxResponseBytes + " bytes", null, planTask);
+    }
+    return new TransportException(redacted(method + " " + uri + " failed: " + cause(failure)), planTask, failure);
+  }
+
+  /** What failed below WebClient, whose own exception may say no more than its class name. */
+  public static String cause(Throwable failure) {
+    Throwable root = failure;
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ReadTimeoutException) {
+        return "no response within the response timeout";
+      }
+      root = cause;
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+  }
+
+  /** Text with the user info of every URI in it removed, since it may hold credentials: for messages and logs. */
+  public static String redacted(String text) {
+    return text.replaceAll("([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\\s]*@", "$1");
+  }
+
+  /** Seconds or an HTTP-date (RFC 9110); anything else is ignored. */
+  public static @Nullable Duration retryAfter(HttpHeaders headers) {
+    String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String trimmed = value.trim();
+    try {
+      long seconds = Long.parseLong(trimmed);
+      return seconds < 0 ? null : Duration.ofSeconds(seconds);
+    }
+    catch (NumberFormatException notSeconds) {
+      try {
+        Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(trimmed,
+            DateTimeFormatter.RFC_1123_DATE_TIME));
+        return until.isNegative() ? Duration.ZERO : until;
+      }
+      catch (DateTimeParseException notADate) {
+        return null;
+      }
+    }
+  }
+
+  /** RFC 3986 percent-encoding of one path segment or query value: only unreserved characters stay. */
+  public static String encode(String value) {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder(bytes.length);
+    for (byte b : bytes) {
+      int c = b & 0xFF;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '.' || c == '_' || c == '~') {
+        out.append((char) c);
+      }
+      else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+            .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+      }
+    }
+    return out.toString();
+  }
+}

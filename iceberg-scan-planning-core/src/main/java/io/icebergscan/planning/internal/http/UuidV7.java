@@ -1,0 +1,25 @@
+package io.icebergscan.planning.internal.http;
+
+import java.security.SecureRandom;
+import java.util.UUID;
+
+/** RFC 9562 version 7 UUIDs (Unix-time ordered), as the REST spec asks for {@code Idempotency-Key}. */
+public final class UuidV7 {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private UuidV7() {
+  }
+
+  public static UUID next() {
+    byte[] random = new byte[10];
+    RANDOM.nextBytes(random);
+    long millis = System.currentTimeMillis();
+    long msb = (millis & 0xFFFF_FFFF_FFFFL) << 16 | 0x7000L | ((random[0] & 0x0FL) << 8) | (random[1] & 0xFFL);
+    long lsb = 0x8000_0000_0000_0000L | ((random[2] & 0x3FL) << 56);
+    for (int i = 3; i < 10; i++) {
+      lsb |= (random[i] & 0xFFL) << ((9 - i) * 8);
+    }
+    return new UUID(msb, lsb);
+  }
+}

@@ -1,0 +1,67 @@
+package io.icebergscan.planning.internal.wire;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import org.jspecify.annotations.Nullable;
+
+/** The validated shapes of catalog responses, as {@link ResponseParser} produces them. */
+public final class WireTypes {
+
+  private WireTypes() {
+  }
+
+  /** A status of a server-side plan. */
+  public enum PlanStatus {
+    COMPLETED, SUBMITTED, CANCELLED, FAILED
+  }
+
+  /**
+   * One {@code ScanTasks} payload: tasks with their delete references already resolved against this
+   * payload's own {@code delete-files}, and the plan-task handles it announced, in order.
+   */
+  public record ScanTasks(List<FileScanTask> fileScanTasks, List<String> planTasks) {
+
+    public static final ScanTasks EMPTY = new ScanTasks(List.of(), List.of());
+
+    public ScanTasks {
+      fileScanTasks = List.copyOf(fileScanTasks);
+      planTasks = List.copyOf(planTasks);
+    }
+  }
+
+  /** The {@code error} object of an error body or of a {@code failed} plan; every field may be absent. */
+  public record ErrorBody(@Nullable String message, @Nullable String type, @Nullable Integer code) {
+  }
+
+  /** A {@code PlanTableScanResult} or {@code FetchPlanningResult}. */
+  public record PlanningResult(PlanStatus status, @Nullable String planId, ScanTasks tasks, @Nullable ErrorBody error,
+      List<StorageCredential> storageCredentials) {
+
+    public PlanningResult {
+      storageCredentials = List.copyOf(storageCredentials);
+    }
+  }
+
+  /**
+   * {@code GET /v1/config}.
+   *
+   * @param endpoints the advertised endpoints as {@code "<METHOD> <path>"} with single spaces, or
+   *     {@code null} when the catalog sent none (then planning is not advertised)
+   * @param idempotencyKeyLifetime how long the catalog honours an {@code Idempotency-Key}; {@code null} when it
+   *     does not say, which per the spec means it does not support them
+   */
+  public record CatalogConfig(Map<String, String> defaults, Map<String, String> overrides, @Nullable Set<String> endpoints,
+      @Nullable Duration idempotencyKeyLifetime) {
+
+    public CatalogConfig {
+      defaults = Map.copyOf(defaults);
+      overrides = Map.copyOf(overrides);
+      endpoints = endpoints == null ? null : Set.copyOf(endpoints);
+    }
+  }
+}
