@@ -27,7 +27,6 @@ import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.wire.RequestBodies;
-import io.icebergscan.planning.internal.wire.ResponseParser;
 import io.icebergscan.planning.model.FileScanTask;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
@@ -133,7 +132,7 @@ final class RestScanPlanner implements ScanPlanner {
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);
     this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
-        new ResponseParser(mapper), this.scheduler, connection.maxResponseBytes(), connection.requestTimeout(),
+        mapper, this.scheduler, connection.maxResponseBytes(), connection.requestTimeout(),
         connection.retryPolicy());
   }
 

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.icebergscan.planning.internal.wire.ResponseParser;
+import io.icebergscan.planning.internal.wire.ScanTasksParser;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
@@ -47,14 +47,14 @@ public class ParseTasks {
   public int columns;
 
   private byte[] body;
-  private ResponseParser ours;
+  private ScanTasksParser ours;
   private final Map<Integer, PartitionSpec> specs = Map.of(0, PartitionSpec.unpartitioned());
 
   @Setup(Level.Trial)
   public void setUp() {
     this.body = TasksJson.body(this.tasks, this.columns);
     // as the planner builds it: a default JsonMapper
-    this.ours = new ResponseParser(JsonMapper.builder().build());
+    this.ours = new ScanTasksParser(JsonMapper.builder().build());
     int a = ours();
     int b = iceberg();
     if (a != this.tasks || b != this.tasks) {
@@ -64,7 +64,7 @@ public class ParseTasks {
 
   @Benchmark
   public int ours() {
-    return this.ours.scanTasks(this.body, "bench-handle", null).fileScanTasks().size();
+    return this.ours.parse(this.body, "bench-handle", null).fileScanTasks().size();
   }
 
   @Benchmark

@@ -43,7 +43,7 @@ public record DataFile(
     Map<Integer, Long> nullValueCounts,
     Map<Integer, Long> nanValueCounts,
     Map<Integer, Object> lowerBounds,
-    Map<Integer, Object> upperBounds) {
+    Map<Integer, Object> upperBounds) implements ContentFile {
 
   public DataFile {
     Objects.requireNonNull(filePath, "filePath");

@@ -41,7 +41,7 @@ public record DeleteFile(
     List<Integer> equalityIds,
     @Nullable String referencedDataFile,
     @Nullable Long contentOffset,
-    @Nullable Long contentSizeInBytes) {
+    @Nullable Long contentSizeInBytes) implements ContentFile {
 
   public DeleteFile {
     Objects.requireNonNull(content, "content");

@@ -24,7 +24,10 @@ import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.internal.http.CatalogErrors.Call;
-import io.icebergscan.planning.internal.wire.ResponseParser;
+import io.icebergscan.planning.internal.wire.ConfigParser;
+import io.icebergscan.planning.internal.wire.ErrorBodyParser;
+import io.icebergscan.planning.internal.wire.PlanResultParser;
+import io.icebergscan.planning.internal.wire.ScanTasksParser;
 import io.icebergscan.planning.internal.wire.WireTypes.CatalogConfig;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
@@ -41,13 +44,14 @@ import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.util.retry.Retry;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The catalog's HTTP surface used by planning: discovery, submit, poll, cancel and fetch.
  *
  * <p>Bodies are read as bytes on the network thread and parsed on the planner's executor, so
  * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP
- * errors through {@link CatalogErrors}, payloads through {@link ResponseParser}, and anything else
+ * errors through {@link CatalogErrors}, payloads through the message parsers of {@code internal.wire}, and anything else
  * (refused, reset, oversized) as a {@link ScanPlanningException}.
  */
 public final class CatalogClient {
@@ -107,7 +111,10 @@ public final class CatalogClient {
   private final String displayUri;
   private final @Nullable String warehouse;
   private final @Nullable String prefix;
-  private final ResponseParser parser;
+  private final ConfigParser configs;
+  private final PlanResultParser plans;
+  private final ScanTasksParser tasks;
+  private final ErrorBodyParser errors;
   private final Scheduler parseScheduler;
   private final int maxResponseBytes;
   private final Duration requestTimeout;
@@ -119,7 +126,7 @@ public final class CatalogClient {
   private final Mono<Catalog> discovery;
 
   public CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
-      ResponseParser parser, Scheduler parseScheduler, int maxResponseBytes, Duration requestTimeout,
+      JsonMapper mapper, Scheduler parseScheduler, int maxResponseBytes, Duration requestTimeout,
       RetryPolicy retryPolicy) {
     this.webClient = webClient;
     this.retryPolicy = retryPolicy;
@@ -130,7 +137,10 @@ public final class CatalogClient {
         + (parsed.getPort() >= 0 ? ":" + parsed.getPort() : "") + (parsed.getRawPath() != null ? parsed.getRawPath() : "");
     this.warehouse = warehouse;
     this.prefix = prefix;
-    this.parser = parser;
+    this.configs = new ConfigParser(mapper);
+    this.plans = new PlanResultParser(mapper);
+    this.tasks = new ScanTasksParser(mapper);
+    this.errors = new ErrorBodyParser(mapper);
     this.parseScheduler = parseScheduler;
     this.maxResponseBytes = maxResponseBytes;
     this.requestTimeout = requestTimeout;
@@ -161,7 +171,7 @@ public final class CatalogClient {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
     return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, retry, raw -> {
-      CatalogConfig config = this.parser.config(raw.body);
+      CatalogConfig config = this.configs.parse(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
       Catalog catalog = new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
@@ -240,13 +250,13 @@ public final class CatalogClient {
       @Nullable String defaultResidual) {
     return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null,
         catalog.idempotencyKeys() ? this.retries : this.retryPolicy.retry(false),
-        raw -> new Answer<>(this.parser.planResult(raw.body, true, defaultResidual), retryAfter(raw.headers)));
+        raw -> new Answer<>(this.plans.parse(raw.body, true, defaultResidual), retryAfter(raw.headers)));
   }
 
   public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
     return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null,
         this.retries,
-        raw -> new Answer<>(this.parser.planResult(raw.body, false, defaultResidual), retryAfter(raw.headers)));
+        raw -> new Answer<>(this.plans.parse(raw.body, false, defaultResidual), retryAfter(raw.headers)));
   }
 
   /**
@@ -293,7 +303,7 @@ public final class CatalogClient {
     // a fetch only reads: sending it again is safe whatever the catalog says about keys
     return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask,
         this.retries,
-        raw -> this.parser.scanTasks(raw.body, planTask, defaultResidual));
+        raw -> this.tasks.parse(raw.body, planTask, defaultResidual));
   }
 
   private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
@@ -329,7 +339,7 @@ public final class CatalogClient {
           if (raw.status >= 200 && raw.status < 300) {
             return onSuccess.apply(raw);
           }
-          throw CatalogErrors.map(call, raw.status, this.parser.error(raw.body), planTask, retryAfter(raw.headers));
+          throw CatalogErrors.map(call, raw.status, this.errors.parse(raw.body), planTask, retryAfter(raw.headers));
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> transportFailure(method, uri, planTask, failure))

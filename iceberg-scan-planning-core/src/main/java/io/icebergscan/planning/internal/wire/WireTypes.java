@@ -9,7 +9,7 @@ import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
 import org.jspecify.annotations.Nullable;
 
-/** The validated shapes of catalog responses, as {@link ResponseParser} produces them. */
+/** The validated messages of the catalog, as the parsers of this package produce them. */
 public final class WireTypes {
 
   private WireTypes() {

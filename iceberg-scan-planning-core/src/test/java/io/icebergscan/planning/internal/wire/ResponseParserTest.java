@@ -42,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+/** Every message parser of the wire package: what each accepts, and how it names what it rejects. */
 class ResponseParserTest {
 
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
@@ -112,7 +113,39 @@ class ResponseParserTest {
       }
       """;
 
-  private final ResponseParser parser = new ResponseParser(MAPPER);
+  private final Parsers parser = new Parsers(MAPPER);
+
+  /** The message parsers, as the client builds them from one mapper. */
+  private static final class Parsers {
+
+    private final ScanTasksParser tasks;
+    private final PlanResultParser plans;
+    private final ConfigParser configs;
+    private final ErrorBodyParser errors;
+
+    Parsers(JsonMapper mapper) {
+      this.tasks = new ScanTasksParser(mapper);
+      this.plans = new PlanResultParser(mapper);
+      this.configs = new ConfigParser(mapper);
+      this.errors = new ErrorBodyParser(mapper);
+    }
+
+    ScanTasks scanTasks(byte[] body, String planTask, String defaultResidual) {
+      return this.tasks.parse(body, planTask, defaultResidual);
+    }
+
+    PlanningResult planResult(byte[] body, boolean fromSubmit, String defaultResidual) {
+      return this.plans.parse(body, fromSubmit, defaultResidual);
+    }
+
+    CatalogConfig config(byte[] body) {
+      return this.configs.parse(body);
+    }
+
+    ErrorBody error(byte[] body) {
+      return this.errors.parse(body);
+    }
+  }
 
   // ---- whole-body rules ---------------------------------------------------------------------------
 
@@ -136,7 +169,7 @@ class ResponseParserTest {
   @Test
   void rejectsTrailingContentEvenWhenTheSharedMapperAllowsIt() {
     JsonMapper lenient = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-    ResponseParser parser = new ResponseParser(lenient);
+    Parsers parser = new Parsers(lenient);
 
     for (String body : List.of("{} {}", "{\"plan-tasks\": []} []", "{}\n{\"plan-tasks\": [\"x\"]}")) {
       MalformedResponseException ex = malformed(() -> parser.scanTasks(bytes(body), HANDLE, null));
@@ -440,7 +473,7 @@ class ResponseParserTest {
   void residualStaysCompactWithAPrettyPrintingMapper() {
     JsonMapper pretty = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    ScanTasks tasks = new ResponseParser(pretty).scanTasks(bytes(TASKS), HANDLE, null);
+    ScanTasks tasks = new Parsers(pretty).scanTasks(bytes(TASKS), HANDLE, null);
 
     assertThat(tasks.fileScanTasks().get(0).residualFilter()).isEqualTo("{\"type\":\"gt\",\"term\":\"id\",\"value\":5}");
   }

@@ -1,0 +1,129 @@
+package io.icebergscan.planning.internal.wire;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.icebergscan.planning.internal.wire.JsonReader.Path;
+import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.DataFile;
+import io.icebergscan.planning.model.DeleteFile;
+import io.icebergscan.planning.model.FileScanTask;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The spec's {@code ScanTasks}: the answer of {@code POST …/tasks} ({@code FetchScanTasksResult}), and the tasks
+ * part of a completed plan. Delete-file references are resolved against the same answer's {@code delete-files}.
+ */
+public final class ScanTasksParser {
+
+  private final ObjectReader reader;
+  /** Residuals travel as text; an application mapper with pretty printing must not change their form. */
+  private final ObjectWriter compactWriter;
+
+  public ScanTasksParser(JsonMapper mapper) {
+    this.reader = JsonReader.strictReader(mapper);
+    this.compactWriter = mapper.writer().without(SerializationFeature.INDENT_OUTPUT);
+  }
+
+  /**
+   * @param planTask the handle this body answers, named in every rejection
+   * @param defaultResidual the residual of tasks the catalog sent none for: the request's filter
+   */
+  public ScanTasks parse(byte[] body, String planTask, @Nullable String defaultResidual) {
+    JsonReader in = new JsonReader(planTask);
+    return in.guarded(() -> read(in, in.root(this.reader, body), defaultResidual));
+  }
+
+  ScanTasks read(JsonReader in, JsonNode root, @Nullable String defaultResidual) {
+    JsonNode planTasks = taskList(in, root, "plan-tasks");
+    JsonNode fileScanTasks = taskList(in, root, "file-scan-tasks");
+    JsonNode deleteFiles = taskList(in, root, "delete-files");
+    if (!deleteFiles.isEmpty() && fileScanTasks.isEmpty()) {
+      throw in.fail("delete files without file scan tasks", Path.of("delete-files"));
+    }
+    List<DeleteFile> deletes = new ArrayList<>(deleteFiles.size());
+    for (int i = 0; i < deleteFiles.size(); i++) {
+      deletes.add(ContentFileParser.deleteFile(in, deleteFiles.get(i), Path.of("delete-files").element(i)));
+    }
+    List<FileScanTask> tasks = new ArrayList<>(fileScanTasks.size());
+    for (int i = 0; i < fileScanTasks.size(); i++) {
+      tasks.add(fileScanTask(in, fileScanTasks.get(i), Path.of("file-scan-tasks").element(i), deletes,
+          defaultResidual));
+    }
+    List<String> handles = new ArrayList<>(planTasks.size());
+    for (int i = 0; i < planTasks.size(); i++) {
+      handles.add(in.nonEmptyString(planTasks.get(i), Path.of("plan-tasks").element(i)));
+    }
+    return new ScanTasks(tasks, handles);
+  }
+
+  /** A task list: absent means none, but an explicit null is a broken server, not an empty answer. */
+  private static JsonNode taskList(JsonReader in, JsonNode root, String name) {
+    JsonNode node = root.get(name);
+    if (node == null) {
+      return JsonReader.EMPTY_ARRAY;
+    }
+    if (node.isNull()) {
+      throw in.fail("explicit null for a task list", Path.of(name));
+    }
+    return in.array(node, Path.of(name));
+  }
+
+  private FileScanTask fileScanTask(JsonReader in, JsonNode node, Path path, List<DeleteFile> deletes,
+      @Nullable String defaultResidual) {
+    JsonNode task = in.object(node, path);
+    JsonNode dataNode = task.get("data-file");
+    Path dataPath = path.field("data-file");
+    if (dataNode == null || !dataNode.isObject()) {
+      throw in.fail("task without a data file", dataPath);
+    }
+    DataFile dataFile = ContentFileParser.dataFile(in, dataNode, dataPath);
+    List<DeleteFile> applied = deleteReferences(in, task, path.field("delete-file-references"), deletes);
+    return new FileScanTask(dataFile, applied, residual(in, task, path.field("residual-filter"), defaultResidual));
+  }
+
+  /** References index this payload's own delete-files: resolving them anywhere else misattributes deletes. */
+  private static List<DeleteFile> deleteReferences(JsonReader in, JsonNode task, Path path, List<DeleteFile> deletes) {
+    JsonNode node = in.optional(task, "delete-file-references");
+    if (node == null) {
+      return List.of();
+    }
+    JsonNode array = in.array(node, path);
+    List<DeleteFile> applied = new ArrayList<>(array.size());
+    Set<Integer> seen = new HashSet<>();
+    for (int i = 0; i < array.size(); i++) {
+      Path refPath = path.element(i);
+      int index = in.intValue(array.get(i), refPath);
+      if (index < 0 || index >= deletes.size()) {
+        throw in.fail("delete file reference " + index + " is out of range: this response has " + deletes.size()
+            + " delete files", refPath);
+      }
+      if (!seen.add(index)) {
+        throw in.fail("delete file reference " + index + " appears twice in one task", refPath);
+      }
+      applied.add(deletes.get(index));
+    }
+    return applied;
+  }
+
+  private @Nullable String residual(JsonReader in, JsonNode task, Path path, @Nullable String defaultResidual) {
+    JsonNode node = in.optional(task, "residual-filter");
+    if (node == null) {
+      return defaultResidual;
+    }
+    try {
+      return this.compactWriter.writeValueAsString(node);
+    }
+    catch (JacksonException ex) {
+      throw in.fail("residual filter cannot be serialised: " + JsonReader.brief(ex.getOriginalMessage()), path);
+    }
+  }
+}
