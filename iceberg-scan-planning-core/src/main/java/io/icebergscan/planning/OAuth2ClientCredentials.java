@@ -85,7 +85,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
         .clientId(clientId)
         .clientSecret(clientSecret)
         .tokenUri(tokenUri)
-        .scope(builder.scopes)
+        .scope(builder.scopes.isEmpty() ? Set.of(Builder.DEFAULT_SCOPE) : builder.scopes)
         .build();
     InMemoryReactiveClientRegistrationRepository registrations = new InMemoryReactiveClientRegistrationRepository(
         registration);
@@ -218,16 +218,23 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     }
   }
 
-  /** Collects the client's registration at the token endpoint. */
+  /** Collects the client's registration at the token endpoint; each setter checks its value. */
   public static final class Builder {
+
+    /** The scope requested when none is added, as Apache Iceberg's clients ask for. */
+    public static final String DEFAULT_SCOPE = "catalog";
+    /** Default time before its expiry when a token is replaced. */
+    public static final Duration DEFAULT_REFRESH_BEFORE = Duration.ofSeconds(60);
+    /** Default lifetime of a token whose response has no {@code expires_in}. */
+    public static final Duration DEFAULT_LIFETIME = Duration.ofHours(1);
 
     private @Nullable String tokenUri;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
     private final Set<String> scopes = new LinkedHashSet<>();
     private boolean secretInBody;
-    private Duration refreshBefore = Duration.ofSeconds(60);
-    private Duration defaultLifetime = Duration.ofHours(1);
+    private Duration refreshBefore = DEFAULT_REFRESH_BEFORE;
+    private Duration defaultLifetime = DEFAULT_LIFETIME;
     private Clock clock = Clock.systemUTC();
     private @Nullable WebClient webClient;
 
@@ -236,6 +243,10 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
 
     /** The token endpoint, e.g. the catalog's {@code …/v1/oauth/tokens} or an identity provider's. */
     public Builder tokenUri(String tokenUri) {
+      if (!tokenUri.startsWith("http://") && !tokenUri.startsWith("https://")) {
+        throw new IllegalArgumentException("the token uri '" + CatalogClient.redacted(tokenUri)
+            + "' must be an absolute http(s) URI");
+      }
       this.tokenUri = tokenUri;
       return this;
     }
@@ -250,7 +261,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
       return this;
     }
 
-    /** Adds a scope to request (Apache Iceberg's clients ask for {@code catalog} by default). */
+    /** Adds a scope to request; without any, {@value #DEFAULT_SCOPE} is requested. */
     public Builder scope(String scope) {
       this.scopes.add(Objects.requireNonNull(scope, "scope"));
       return this;
@@ -267,13 +278,19 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
 
     /** How long before its expiry a token is replaced; default 60 seconds. */
     public Builder refreshBefore(Duration refreshBefore) {
-      this.refreshBefore = Objects.requireNonNull(refreshBefore, "refreshBefore");
+      if (refreshBefore.isNegative()) {
+        throw new IllegalArgumentException("refreshBefore must not be negative: " + refreshBefore);
+      }
+      this.refreshBefore = refreshBefore;
       return this;
     }
 
     /** The lifetime assumed for a token whose response has no {@code expires_in}; default one hour. */
     public Builder defaultLifetime(Duration defaultLifetime) {
-      this.defaultLifetime = Objects.requireNonNull(defaultLifetime, "defaultLifetime");
+      if (defaultLifetime.compareTo(Duration.ofSeconds(1)) <= 0) {
+        throw new IllegalArgumentException("defaultLifetime must be longer than one second: " + defaultLifetime);
+      }
+      this.defaultLifetime = defaultLifetime;
       return this;
     }
 
@@ -293,18 +310,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     }
 
     public OAuth2ClientCredentials build() {
-      String uri = required(this.tokenUri, "tokenUri");
-      if (!uri.startsWith("http://") && !uri.startsWith("https://")) {
-        throw new IllegalArgumentException("the token uri '" + CatalogClient.redacted(uri)
-            + "' must be an absolute http(s) URI");
-      }
-      if (this.refreshBefore.isNegative()) {
-        throw new IllegalArgumentException("refreshBefore must not be negative: " + this.refreshBefore);
-      }
-      if (this.defaultLifetime.compareTo(Duration.ofSeconds(1)) <= 0) {
-        throw new IllegalArgumentException("defaultLifetime must be longer than one second: " + this.defaultLifetime);
-      }
-      return new OAuth2ClientCredentials(this, uri, required(this.clientId, "clientId"),
+      return new OAuth2ClientCredentials(this, required(this.tokenUri, "tokenUri"), required(this.clientId, "clientId"),
           required(this.clientSecret, "clientSecret"));
     }
 

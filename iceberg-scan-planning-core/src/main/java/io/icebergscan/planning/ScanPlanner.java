@@ -73,7 +73,11 @@ public interface ScanPlanner extends AutoCloseable {
     return new Builder();
   }
 
-  /** Builds a {@link ScanPlanner}. Only {@link #uri(String)} is required. */
+  /**
+   * Builds a {@link ScanPlanner}. Only {@link #uri(String)} is required. The defaults here are the only ones:
+   * Spring Boot's properties set only what is configured. Each setter checks its value when it is called, so a
+   * bad value fails where it is given; {@link #build()} checks only the rules between settings.
+   */
   final class Builder {
 
     /** Default plan timeout: submission, polling and walk together. */
@@ -105,7 +109,7 @@ public interface ScanPlanner extends AutoCloseable {
     private @Nullable String warehouse;
     private @Nullable String prefix;
     private final Map<String, String> headers = new LinkedHashMap<>();
-    private int maxConcurrency = Runtime.getRuntime().availableProcessors();
+    private int maxConcurrency = defaultMaxConcurrency();
     private @Nullable WebClient webClient;
     private WebClient.@Nullable Builder webClientBuilder;
     private final List<ExchangeFilterFunction> filters = new ArrayList<>();
@@ -131,9 +135,30 @@ public interface ScanPlanner extends AutoCloseable {
     Builder() {
     }
 
-    /** The catalog's base URI, the part before {@code /v1/…}, e.g. {@code https://catalog.example.com/api/catalog}. */
+    /** The default {@link #maxConcurrency}: the number of available processors. */
+    public static int defaultMaxConcurrency() {
+      return Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * The catalog's base URI, the part before {@code /v1/…}, e.g. {@code https://catalog.example.com/api/catalog}:
+     * an absolute http(s) URI.
+     */
     public Builder uri(String uri) {
-      this.uri = uri;
+      Objects.requireNonNull(uri, "uri");
+      URI parsed;
+      try {
+        parsed = URI.create(uri.strip());
+      }
+      catch (IllegalArgumentException invalid) {
+        throw new IllegalArgumentException("the catalog uri '" + uri + "' is not a URI: " + invalid.getMessage(),
+            invalid);
+      }
+      if (!"http".equalsIgnoreCase(parsed.getScheme()) && !"https".equalsIgnoreCase(parsed.getScheme())
+          || parsed.getHost() == null) {
+        throw new IllegalArgumentException("the catalog uri '" + uri + "' must be an absolute http(s) URI");
+      }
+      this.uri = parsed.toString();
       return this;
     }
 
@@ -145,6 +170,10 @@ public interface ScanPlanner extends AutoCloseable {
 
     /** A path prefix, percent-encoded as it goes into paths, to use unless the catalog's config overrides it. */
     public Builder prefix(@Nullable String prefix) {
+      if (prefix != null && !CatalogClient.usableInPath(prefix, true)) {
+        throw new IllegalArgumentException("the prefix '" + prefix + "' cannot be used in a request path: "
+            + "it must be percent-encoded, without '?' or '#'");
+      }
       this.prefix = prefix;
       return this;
     }
@@ -161,7 +190,7 @@ public interface ScanPlanner extends AutoCloseable {
 
     /** Plan-task fetches in flight across all plans of the planner; default: available processors. */
     public Builder maxConcurrency(int maxConcurrency) {
-      this.maxConcurrency = maxConcurrency;
+      this.maxConcurrency = atLeast(1, maxConcurrency, "maxConcurrency");
       return this;
     }
 
@@ -221,35 +250,39 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
+    /** The longest time a whole plan may take: submission, polling and the walk. */
     public Builder planTimeout(Duration planTimeout) {
-      this.planTimeout = planTimeout;
+      this.planTimeout = positive(planTimeout, "planTimeout");
       return this;
     }
 
+    /** The first wait before polling a plan the catalog answered {@code submitted}. */
     public Builder pollInitialDelay(Duration pollInitialDelay) {
-      this.pollInitialDelay = pollInitialDelay;
+      this.pollInitialDelay = positive(pollInitialDelay, "pollInitialDelay");
       return this;
     }
 
+    /** The longest wait between two polls of a submitted plan. */
     public Builder pollMaxDelay(Duration pollMaxDelay) {
-      this.pollMaxDelay = pollMaxDelay;
+      this.pollMaxDelay = positive(pollMaxDelay, "pollMaxDelay");
       return this;
     }
 
+    /** The bound on the best-effort {@code DELETE} that tells the catalog a plan was abandoned. */
     public Builder cancelTimeout(Duration cancelTimeout) {
-      this.cancelTimeout = cancelTimeout;
+      this.cancelTimeout = positive(cancelTimeout, "cancelTimeout");
       return this;
     }
 
     /** Connect timeout of the planner's own HTTP client (not applied to a WebClient you pass). */
     public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout = connectTimeout;
+      this.connectTimeout = positive(connectTimeout, "connectTimeout");
       return this;
     }
 
     /** Response timeout of the planner's own HTTP client (not applied to a WebClient you pass). */
     public Builder responseTimeout(Duration responseTimeout) {
-      this.responseTimeout = responseTimeout;
+      this.responseTimeout = positive(responseTimeout, "responseTimeout");
       return this;
     }
 
@@ -258,19 +291,19 @@ public interface ScanPlanner extends AutoCloseable {
      * the response timeout lets through (a body that trickles in byte by byte); not retried.
      */
     public Builder requestTimeout(Duration requestTimeout) {
-      this.requestTimeout = requestTimeout;
+      this.requestTimeout = positive(requestTimeout, "requestTimeout");
       return this;
     }
 
     /** Fetched responses a {@link #planTasks} stream may hold ahead of its consumer (at least the concurrency). */
     public Builder streamBufferSize(int streamBufferSize) {
-      this.streamBufferSize = streamBufferSize;
+      this.streamBufferSize = atLeast(1, streamBufferSize, "streamBufferSize");
       return this;
     }
 
     /** The largest response body accepted; a larger one fails the plan with a clear error. */
     public Builder maxResponseBytes(int maxResponseBytes) {
-      this.maxResponseBytes = maxResponseBytes;
+      this.maxResponseBytes = atLeast(1, maxResponseBytes, "maxResponseBytes");
       return this;
     }
 
@@ -279,19 +312,19 @@ public interface ScanPlanner extends AutoCloseable {
      * again; 0 turns retries off. POSTs keep their {@code Idempotency-Key} across attempts.
      */
     public Builder maxRetries(int maxRetries) {
-      this.maxRetries = maxRetries;
+      this.maxRetries = atLeast(0, maxRetries, "maxRetries");
       return this;
     }
 
     /** The first wait before a retry; it doubles per attempt, with jitter, up to {@link #retryMaxDelay}. */
     public Builder retryInitialDelay(Duration retryInitialDelay) {
-      this.retryInitialDelay = retryInitialDelay;
+      this.retryInitialDelay = positive(retryInitialDelay, "retryInitialDelay");
       return this;
     }
 
     /** The longest wait before a retry, also the cap on a catalog's {@code Retry-After}. */
     public Builder retryMaxDelay(Duration retryMaxDelay) {
-      this.retryMaxDelay = retryMaxDelay;
+      this.retryMaxDelay = positive(retryMaxDelay, "retryMaxDelay");
       return this;
     }
 
@@ -314,35 +347,9 @@ public interface ScanPlanner extends AutoCloseable {
     }
 
     public ScanPlanner build() {
-      if (this.uri == null || this.uri.isBlank()) {
+      if (this.uri == null) {
         throw new IllegalStateException("the catalog uri is required");
       }
-      URI parsed;
-      try {
-        parsed = URI.create(this.uri.strip());
-      }
-      catch (IllegalArgumentException invalid) {
-        throw new IllegalArgumentException("the catalog uri '" + this.uri + "' is not a URI: " + invalid.getMessage(),
-            invalid);
-      }
-      if (!"http".equalsIgnoreCase(parsed.getScheme()) && !"https".equalsIgnoreCase(parsed.getScheme())
-          || parsed.getHost() == null) {
-        throw new IllegalArgumentException("the catalog uri '" + this.uri + "' must be an absolute http(s) URI");
-      }
-      if (this.prefix != null && !CatalogClient.usableInPath(this.prefix, true)) {
-        throw new IllegalArgumentException("the prefix '" + this.prefix + "' cannot be used in a request path: "
-            + "it must be percent-encoded, without '?' or '#'");
-      }
-      if (this.maxConcurrency < 1) {
-        throw new IllegalArgumentException("maxConcurrency must be at least 1: " + this.maxConcurrency);
-      }
-      positive(this.planTimeout, "planTimeout");
-      positive(this.pollInitialDelay, "pollInitialDelay");
-      positive(this.pollMaxDelay, "pollMaxDelay");
-      positive(this.cancelTimeout, "cancelTimeout");
-      positive(this.connectTimeout, "connectTimeout");
-      positive(this.responseTimeout, "responseTimeout");
-      positive(this.requestTimeout, "requestTimeout");
       if (this.webClient != null && this.httpClient != null) {
         throw new IllegalStateException("httpClient(…) adjusts the planner's own HTTP client: configure the "
             + "given WebClient's connector instead");
@@ -355,20 +362,9 @@ public interface ScanPlanner extends AutoCloseable {
         throw new IllegalArgumentException("pollMaxDelay " + this.pollMaxDelay + " is shorter than pollInitialDelay "
             + this.pollInitialDelay);
       }
-      if (this.streamBufferSize < 1) {
-        throw new IllegalArgumentException("streamBufferSize must be at least 1: " + this.streamBufferSize);
-      }
-      if (this.maxRetries < 0) {
-        throw new IllegalArgumentException("maxRetries must not be negative: " + this.maxRetries);
-      }
-      positive(this.retryInitialDelay, "retryInitialDelay");
-      positive(this.retryMaxDelay, "retryMaxDelay");
-      if (this.maxResponseBytes < 1) {
-        throw new IllegalArgumentException("maxResponseBytes must be at least 1: " + this.maxResponseBytes);
-      }
       PlannerSettings settings = new PlannerSettings(this.maxConcurrency, this.planTimeout, this.pollInitialDelay,
           this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
-      return new RestScanPlanner(new RestScanPlanner.Connection(parsed.toString(), this.warehouse, this.prefix,
+      return new RestScanPlanner(new RestScanPlanner.Connection(this.uri, this.warehouse, this.prefix,
           Map.copyOf(this.headers), List.copyOf(this.filters), this.webClient, this.webClientBuilder,
           this.sslContext, this.httpClient != null ? this.httpClient : UnaryOperator.identity(), this.executor,
           this.connectTimeout, this.responseTimeout, this.requestTimeout,
@@ -377,11 +373,20 @@ public interface ScanPlanner extends AutoCloseable {
           new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));
     }
 
-    private static void positive(Duration duration, String name) {
+    private static Duration positive(Duration duration, String name) {
       Objects.requireNonNull(duration, name);
       if (duration.isNegative() || duration.isZero()) {
         throw new IllegalArgumentException(name + " must be positive: " + duration);
       }
+      return duration;
+    }
+
+    private static int atLeast(int minimum, int value, String name) {
+      if (value < minimum) {
+        throw new IllegalArgumentException(name + (minimum == 0 ? " must not be negative: " : " must be at least "
+            + minimum + ": ") + value);
+      }
+      return value;
     }
   }
 }

@@ -1,12 +1,15 @@
 package io.icebergscan.planning.autoconfigure;
 
 import io.icebergscan.planning.OAuth2ClientCredentials;
+import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 
+import static io.icebergscan.planning.autoconfigure.ScanPlannerBuilderConfigurer.set;
+
 /**
- * The client-credentials filter from {@code iceberg.rest.oauth2.*}. A class of its own, so that Spring
- * Security's classes are only loaded when OAuth2 is configured.
+ * The client-credentials filter from {@code iceberg.rest.oauth2.*}; what is unset keeps the builder's default. A
+ * class of its own, so that Spring Security's classes are only loaded when OAuth2 is configured.
  */
 final class CatalogOAuth2 {
 
@@ -16,22 +19,26 @@ final class CatalogOAuth2 {
   private CatalogOAuth2() {
   }
 
-  static ExchangeFilterFunction filter(IcebergRestProperties properties, ClassLoader classLoader) {
+  /** @param catalogUri the catalog's base URI, whose {@code /v1/oauth/tokens} is the default token endpoint */
+  static ExchangeFilterFunction filter(IcebergRestProperties.OAuth2 oauth2, String catalogUri,
+      ClassLoader classLoader) {
     if (!ClassUtils.isPresent(SPRING_SECURITY_OAUTH2_CLIENT, classLoader)) {
       throw new IllegalStateException("iceberg.rest.oauth2.client-id is set, but Spring Security's OAuth2 client is "
           + "not on the classpath: add the dependency org.springframework.security:spring-security-oauth2-client");
     }
-    IcebergRestProperties.OAuth2 oauth2 = properties.oauth2();
+    PropertyMapper map = PropertyMapper.get();
     String tokenUri = oauth2.tokenUri() != null ? oauth2.tokenUri()
-        : properties.uri().replaceAll("/+$", "") + "/v1/oauth/tokens";
+        : catalogUri.replaceAll("/+$", "") + "/v1/oauth/tokens";
     OAuth2ClientCredentials.Builder builder = OAuth2ClientCredentials.builder()
-        .tokenUri(tokenUri)
         .clientId(oauth2.clientId())
         .clientSecret(oauth2.clientSecret())
-        .secretInBody(oauth2.clientAuthenticationMethod().equals("client_secret_post"))
-        .refreshBefore(oauth2.refreshBefore())
-        .defaultLifetime(oauth2.defaultTokenLifetime());
-    oauth2.scopes().forEach(builder::scope);
+        .secretInBody(oauth2.secretInBody())
+        // not through set(…): the refusal would quote the value, and a URI may hold credentials
+        .tokenUri(tokenUri);
+    map.from(oauth2.refreshBefore()).to(set("iceberg.rest.oauth2.refresh-before", builder::refreshBefore));
+    map.from(oauth2.defaultTokenLifetime())
+        .to(set("iceberg.rest.oauth2.default-token-lifetime", builder::defaultLifetime));
+    map.from(oauth2.scopes()).to(scopes -> scopes.forEach(builder::scope));
     return builder.build();
   }
 }

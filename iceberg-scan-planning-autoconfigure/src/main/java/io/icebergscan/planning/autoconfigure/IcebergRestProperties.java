@@ -11,7 +11,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Settings of the Iceberg REST catalog that plans scans.
+ * Settings of the Iceberg REST catalog that plans scans. A setting left unset is not passed on, so the default
+ * is the planner builder's ({@code ScanPlanner.Builder}), the one place defaults are written; the values are
+ * checked there too. The configuration metadata documents those defaults, and a test holds the two together.
  *
  * @param uri Base URI of the Iceberg REST catalog, the part before "/v1/...". No ScanPlanner bean is
  *     created without it.
@@ -39,17 +41,14 @@ public record IcebergRestProperties(
     @Nullable String token,
     @DefaultValue OAuth2 oauth2,
     @DefaultValue Ssl ssl,
-    @DefaultValue("10s") Duration connectTimeout,
-    @DefaultValue("60s") Duration responseTimeout,
-    @DefaultValue("2m") Duration requestTimeout,
+    @Nullable Duration connectTimeout,
+    @Nullable Duration responseTimeout,
+    @Nullable Duration requestTimeout,
     @DefaultValue Retry retry,
     @DefaultValue ScanPlanning scanPlanning) {
 
   public IcebergRestProperties {
     headers = Map.copyOf(headers);
-    positive(connectTimeout, "iceberg.rest.connect-timeout");
-    positive(responseTimeout, "iceberg.rest.response-timeout");
-    positive(requestTimeout, "iceberg.rest.request-timeout");
     if (token != null && oauth2.clientId() != null) {
       throw new IllegalArgumentException("iceberg.rest.token and iceberg.rest.oauth2.client-id are both set: "
           + "choose one way to authenticate");
@@ -93,27 +92,27 @@ public record IcebergRestProperties(
       @Nullable String clientId,
       @Nullable String clientSecret,
       @Nullable String tokenUri,
-      @DefaultValue("catalog") List<String> scopes,
-      @DefaultValue("client_secret_basic") String clientAuthenticationMethod,
-      @DefaultValue("60s") Duration refreshBefore,
-      @DefaultValue("1h") Duration defaultTokenLifetime) {
+      @Nullable List<String> scopes,
+      @Nullable String clientAuthenticationMethod,
+      @Nullable Duration refreshBefore,
+      @Nullable Duration defaultTokenLifetime) {
 
     public OAuth2 {
-      scopes = List.copyOf(scopes);
+      scopes = scopes == null ? null : List.copyOf(scopes);
       if (clientId != null && (clientSecret == null || clientSecret.isEmpty())) {
         throw new IllegalArgumentException("iceberg.rest.oauth2.client-secret is required with "
             + "iceberg.rest.oauth2.client-id");
       }
-      if (!clientAuthenticationMethod.equals("client_secret_basic")
+      if (clientAuthenticationMethod != null && !clientAuthenticationMethod.equals("client_secret_basic")
           && !clientAuthenticationMethod.equals("client_secret_post")) {
         throw new IllegalArgumentException("iceberg.rest.oauth2.client-authentication-method must be "
             + "client_secret_basic or client_secret_post, but was " + clientAuthenticationMethod);
       }
-      if (refreshBefore.isNegative()) {
-        throw new IllegalArgumentException("iceberg.rest.oauth2.refresh-before must not be negative, but was "
-            + refreshBefore);
-      }
-      positive(defaultTokenLifetime, "iceberg.rest.oauth2.default-token-lifetime");
+    }
+
+    /** Whether the client sends its id and secret as form parameters ({@code client_secret_post}). */
+    boolean secretInBody() {
+      return "client_secret_post".equals(this.clientAuthenticationMethod);
     }
 
     /** Never shows the client secret. */
@@ -144,17 +143,9 @@ public record IcebergRestProperties(
    * @param maxDelay Longest wait before a retry, also the cap on the catalog's Retry-After.
    */
   public record Retry(
-      @DefaultValue("3") int maxRetries,
-      @DefaultValue("100ms") Duration initialDelay,
-      @DefaultValue("10s") Duration maxDelay) {
-
-    public Retry {
-      if (maxRetries < 0) {
-        throw new IllegalArgumentException("iceberg.rest.retry.max-retries must not be negative, but was " + maxRetries);
-      }
-      positive(initialDelay, "iceberg.rest.retry.initial-delay");
-      positive(maxDelay, "iceberg.rest.retry.max-delay");
-    }
+      @Nullable Integer maxRetries,
+      @Nullable Duration initialDelay,
+      @Nullable Duration maxDelay) {
   }
 
   /**
@@ -172,49 +163,14 @@ public record IcebergRestProperties(
    * @param healthTimeout Longest time the health indicator waits for the catalog.
    */
   public record ScanPlanning(
-      @DefaultValue("true") boolean enabled,
+      @Nullable Boolean enabled,
       @Nullable Integer maxConcurrency,
-      @DefaultValue("100ms") Duration pollInitialDelay,
-      @DefaultValue("5s") Duration pollMaxDelay,
-      @DefaultValue("5m") Duration planTimeout,
-      @DefaultValue("10s") Duration cancelTimeout,
-      @DefaultValue("256") int streamBufferSize,
-      @DefaultValue("64MB") DataSize maxResponseSize,
-      @DefaultValue("2s") Duration healthTimeout) {
-
-    public ScanPlanning {
-      if (maxConcurrency == null) {
-        maxConcurrency = Runtime.getRuntime().availableProcessors();
-      }
-      if (maxConcurrency < 1) {
-        throw new IllegalArgumentException(
-            "iceberg.rest.scan-planning.max-concurrency must be at least 1, but was " + maxConcurrency);
-      }
-      positive(pollInitialDelay, "iceberg.rest.scan-planning.poll-initial-delay");
-      positive(pollMaxDelay, "iceberg.rest.scan-planning.poll-max-delay");
-      positive(planTimeout, "iceberg.rest.scan-planning.plan-timeout");
-      positive(cancelTimeout, "iceberg.rest.scan-planning.cancel-timeout");
-      positive(healthTimeout, "iceberg.rest.scan-planning.health-timeout");
-      if (streamBufferSize < 1) {
-        throw new IllegalArgumentException(
-            "iceberg.rest.scan-planning.stream-buffer-size must be at least 1, but was " + streamBufferSize);
-      }
-      if (maxResponseSize.toBytes() < 1 || maxResponseSize.toBytes() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("iceberg.rest.scan-planning.max-response-size must be between 1B and "
-            + "2GB, but was " + maxResponseSize);
-      }
-    }
-
-    /** The effective limit: never null once bound. */
-    @Override
-    public Integer maxConcurrency() {
-      return this.maxConcurrency;
-    }
-  }
-
-  private static void positive(Duration duration, String property) {
-    if (duration.isNegative() || duration.isZero()) {
-      throw new IllegalArgumentException(property + " must be positive, but was " + duration);
-    }
+      @Nullable Duration pollInitialDelay,
+      @Nullable Duration pollMaxDelay,
+      @Nullable Duration planTimeout,
+      @Nullable Duration cancelTimeout,
+      @Nullable Integer streamBufferSize,
+      @Nullable DataSize maxResponseSize,
+      @Nullable Duration healthTimeout) {
   }
 }

@@ -26,7 +26,8 @@ final class NoScanPlannerFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchB
     }
     return new FailureAnalysis(
         "A ScanPlanner was required, but none was configured: the ScanPlanner is auto-configured only when "
-            + "'iceberg.rest.uri' is set and 'iceberg.rest.scan-planning.enabled' is not false.",
+            + "'iceberg.rest.uri' is set (or an IcebergRestConnectionDetails bean names the catalog) and "
+            + "'iceberg.rest.scan-planning.enabled' is not false.",
         "Set 'iceberg.rest.uri' to your Iceberg REST catalog's base URI (the part before /v1/...), for example "
             + "in application.yml:\n\n    iceberg:\n      rest:\n        uri: https://catalog.example.com/api/catalog"
             + "\n\nor define a ScanPlanner bean of your own.",

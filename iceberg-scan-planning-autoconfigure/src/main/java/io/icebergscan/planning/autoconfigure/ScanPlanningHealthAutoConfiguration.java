@@ -1,13 +1,17 @@
 package io.icebergscan.planning.autoconfigure;
 
+import java.time.Duration;
+
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.health.autoconfigure.contributor.CompositeHealthContributorConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthContributor;
@@ -39,7 +43,20 @@ public final class ScanPlanningHealthAutoConfiguration {
       extends CompositeHealthContributorConfiguration<ScanPlanningHealthIndicator, ScanPlanner> {
 
     HealthIndicatorConfiguration(IcebergRestProperties properties) {
-      super(planner -> new ScanPlanningHealthIndicator(planner, properties.scanPlanning().healthTimeout()));
+      super(planner -> indicator(planner, properties.scanPlanning().healthTimeout()));
+    }
+
+    private static ScanPlanningHealthIndicator indicator(ScanPlanner planner, @Nullable Duration timeout) {
+      if (timeout == null) {
+        return new ScanPlanningHealthIndicator(planner);
+      }
+      try {
+        return new ScanPlanningHealthIndicator(planner, timeout);
+      }
+      catch (IllegalArgumentException refused) {
+        throw new InvalidConfigurationPropertyValueException("iceberg.rest.scan-planning.health-timeout", timeout,
+            refused.getMessage());
+      }
     }
 
     @Bean(HEALTH_INDICATOR_BEAN_NAME)

@@ -26,8 +26,16 @@ public final class ScanPlanningHealthIndicator extends AbstractHealthIndicator {
   /** User info in a URI that a failure message may quote: {@code scheme://user:secret@}. */
   private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]+@");
 
+  /** The default longest time a check waits for the catalog. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
   private final ScanPlanner planner;
   private final Duration timeout;
+
+  /** A check of {@code planner}'s catalog that waits at most {@link #DEFAULT_TIMEOUT}. */
+  public ScanPlanningHealthIndicator(ScanPlanner planner) {
+    this(planner, DEFAULT_TIMEOUT);
+  }
 
   /**
    * @param planner the planner whose catalog is checked

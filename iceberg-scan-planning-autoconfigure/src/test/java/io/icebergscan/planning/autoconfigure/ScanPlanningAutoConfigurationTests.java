@@ -1,16 +1,23 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.CatalogCheck;
+import io.icebergscan.planning.OAuth2ClientCredentials;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -22,13 +29,17 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.convert.ConversionService;
 import org.springframework.boot.task.ThreadPoolTaskExecutorCustomizer;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.util.unit.DataSize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -204,7 +215,9 @@ class ScanPlanningAutoConfigurationTests {
     this.runner.withPropertyValues(uri(), "iceberg.rest.scan-planning.max-concurrency=0").run(context -> {
       assertThat(context).hasFailed();
       assertThat(context.getStartupFailure()).rootCause()
-          .hasMessageContaining("iceberg.rest.scan-planning.max-concurrency must be at least 1, but was 0");
+          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+          .hasMessageContaining("iceberg.rest.scan-planning.max-concurrency").hasMessageContaining("'0'")
+          .hasMessageContaining("maxConcurrency must be at least 1");
     });
   }
 
@@ -253,38 +266,167 @@ class ScanPlanningAutoConfigurationTests {
   }
 
   @Test
-  void propertyDefaultsEqualTheCoresDefaults() {
+  void aRefusedValueNamesItsPropertyWhicheverSettingItIs() {
+    this.runner.withPropertyValues(uri(), "iceberg.rest.retry.initial-delay=0s").run(context ->
+        assertThat(context.getStartupFailure()).rootCause()
+            .hasMessageContaining("iceberg.rest.retry.initial-delay").hasMessageContaining("must be positive"));
+    this.runner.withPropertyValues(uri(), "iceberg.rest.scan-planning.max-response-size=3GB").run(context ->
+        assertThat(context.getStartupFailure()).rootCause()
+            .hasMessageContaining("iceberg.rest.scan-planning.max-response-size").hasMessageContaining("2GB"));
+  }
+
+  /** The properties hold only what is set: every default is the builder's, not a second copy in the record. */
+  @Test
+  void unsetPropertiesStayUnsetSoTheBuildersDefaultsApply() {
     this.runner.withPropertyValues(uri()).run(context -> {
       IcebergRestProperties properties = context.getBean(IcebergRestProperties.class);
-      IcebergRestProperties.ScanPlanning planning = properties.scanPlanning();
-      assertThat(properties.connectTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_CONNECT_TIMEOUT);
-      assertThat(properties.responseTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_RESPONSE_TIMEOUT);
-      assertThat(properties.requestTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_REQUEST_TIMEOUT);
-      assertThat(properties.retry().maxRetries()).isEqualTo(ScanPlanner.Builder.DEFAULT_MAX_RETRIES);
-      assertThat(properties.retry().initialDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_RETRY_INITIAL_DELAY);
-      assertThat(properties.retry().maxDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_RETRY_MAX_DELAY);
-      assertThat(planning.enabled()).isTrue();
-      assertThat(planning.maxConcurrency()).isEqualTo(Runtime.getRuntime().availableProcessors());
-      assertThat(planning.pollInitialDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_POLL_INITIAL_DELAY);
-      assertThat(planning.pollMaxDelay()).isEqualTo(ScanPlanner.Builder.DEFAULT_POLL_MAX_DELAY);
-      assertThat(planning.planTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_PLAN_TIMEOUT);
-      assertThat(planning.cancelTimeout()).isEqualTo(ScanPlanner.Builder.DEFAULT_CANCEL_TIMEOUT);
-      assertThat(planning.streamBufferSize()).isEqualTo(ScanPlanner.Builder.DEFAULT_STREAM_BUFFER_SIZE);
-      assertThat(planning.maxResponseSize().toBytes()).isEqualTo(ScanPlanner.Builder.DEFAULT_MAX_RESPONSE_BYTES);
-      assertThat(ScanPlanner.builder().uri("http://localhost").build().maxConcurrency())
-          .isEqualTo(planning.maxConcurrency());
+      assertThat(unsetComponents(properties)).containsExactlyInAnyOrder("warehouse", "prefix", "token",
+          "connectTimeout", "responseTimeout", "requestTimeout", "oauth2.clientId", "oauth2.clientSecret",
+          "oauth2.tokenUri", "oauth2.scopes", "oauth2.clientAuthenticationMethod", "oauth2.refreshBefore",
+          "oauth2.defaultTokenLifetime", "ssl.bundle", "retry.maxRetries", "retry.initialDelay", "retry.maxDelay",
+          "scanPlanning.enabled", "scanPlanning.maxConcurrency", "scanPlanning.pollInitialDelay",
+          "scanPlanning.pollMaxDelay", "scanPlanning.planTimeout", "scanPlanning.cancelTimeout",
+          "scanPlanning.streamBufferSize", "scanPlanning.maxResponseSize", "scanPlanning.healthTimeout");
+      assertThat(context.getBean(ScanPlanner.class).maxConcurrency())
+          .isEqualTo(ScanPlanner.Builder.defaultMaxConcurrency());
+      assertThat(context.getBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME, ThreadPoolTaskExecutor.class)
+          .getMaxPoolSize()).isEqualTo(ScanPlanner.Builder.defaultMaxConcurrency());
     });
   }
 
-  @Test
-  void everyPropertyHasADescriptionAndTheDefaultsAreInTheMetadata() throws Exception {
-    JsonNode metadata;
-    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-      assertThat(in).as("generated configuration metadata").isNotNull();
-      metadata = JsonMapper.builder().build().readTree(in);
+  /** The names of the record's leaf components that are null, nested ones as {@code parent.child}. */
+  private static List<String> unsetComponents(Record record) throws ReflectiveOperationException {
+    List<String> unset = new ArrayList<>();
+    for (RecordComponent component : record.getClass().getRecordComponents()) {
+      Object value = component.getAccessor().invoke(record);
+      if (value instanceof Record nested) {
+        unsetComponents(nested).forEach(name -> unset.add(component.getName() + "." + name));
+      }
+      else if (value == null) {
+        unset.add(component.getName());
+      }
     }
+    return unset;
+  }
+
+  /**
+   * The defaults the metadata documents (what IDEs and docs/configuration.md show) are the builders' own, and
+   * every default of the builders is documented.
+   */
+  @Test
+  void everyDocumentedDefaultIsTheBuildersDefault() throws Exception {
+    Map<String, Object> builders = new LinkedHashMap<>();
+    builders.put("iceberg.rest.connect-timeout", ScanPlanner.Builder.DEFAULT_CONNECT_TIMEOUT);
+    builders.put("iceberg.rest.response-timeout", ScanPlanner.Builder.DEFAULT_RESPONSE_TIMEOUT);
+    builders.put("iceberg.rest.request-timeout", ScanPlanner.Builder.DEFAULT_REQUEST_TIMEOUT);
+    builders.put("iceberg.rest.retry.max-retries", ScanPlanner.Builder.DEFAULT_MAX_RETRIES);
+    builders.put("iceberg.rest.retry.initial-delay", ScanPlanner.Builder.DEFAULT_RETRY_INITIAL_DELAY);
+    builders.put("iceberg.rest.retry.max-delay", ScanPlanner.Builder.DEFAULT_RETRY_MAX_DELAY);
+    builders.put("iceberg.rest.scan-planning.poll-initial-delay", ScanPlanner.Builder.DEFAULT_POLL_INITIAL_DELAY);
+    builders.put("iceberg.rest.scan-planning.poll-max-delay", ScanPlanner.Builder.DEFAULT_POLL_MAX_DELAY);
+    builders.put("iceberg.rest.scan-planning.plan-timeout", ScanPlanner.Builder.DEFAULT_PLAN_TIMEOUT);
+    builders.put("iceberg.rest.scan-planning.cancel-timeout", ScanPlanner.Builder.DEFAULT_CANCEL_TIMEOUT);
+    builders.put("iceberg.rest.scan-planning.stream-buffer-size", ScanPlanner.Builder.DEFAULT_STREAM_BUFFER_SIZE);
+    builders.put("iceberg.rest.scan-planning.max-response-size",
+        DataSize.ofBytes(ScanPlanner.Builder.DEFAULT_MAX_RESPONSE_BYTES));
+    builders.put("iceberg.rest.oauth2.scopes", List.of(OAuth2ClientCredentials.Builder.DEFAULT_SCOPE));
+    builders.put("iceberg.rest.oauth2.refresh-before", OAuth2ClientCredentials.Builder.DEFAULT_REFRESH_BEFORE);
+    builders.put("iceberg.rest.oauth2.default-token-lifetime", OAuth2ClientCredentials.Builder.DEFAULT_LIFETIME);
+    builders.put("iceberg.rest.scan-planning.health-timeout", ScanPlanningHealthIndicator.DEFAULT_TIMEOUT);
+    // what no builder has: the switches' matchIfMissing, and the form of secretInBody(false)
+    builders.put("iceberg.rest.scan-planning.enabled", true);
+    builders.put("management.health.icebergscanplanning.enabled", true);
+    builders.put("iceberg.rest.oauth2.client-authentication-method", "client_secret_basic");
+
+    Map<String, JsonNode> documented = new LinkedHashMap<>();
+    for (JsonNode property : metadata().get("properties")) {
+      if (property.has("defaultValue")) {
+        documented.put(property.get("name").asString(), property.get("defaultValue"));
+      }
+    }
+    assertThat(documented.keySet()).containsExactlyInAnyOrderElementsOf(builders.keySet());
+    ConversionService conversion = ApplicationConversionService.getSharedInstance();
+    builders.forEach((name, expected) -> {
+      JsonNode value = documented.get(name);
+      Object converted = value.isArray()
+          ? value.valueStream().map(JsonNode::asString).toList()
+          : conversion.convert(value.asString(), expected.getClass());
+      assertThat(converted).as(name).isEqualTo(expected);
+    });
+    List<String> constants = new ArrayList<>();
+    for (Class<?> type : List.of(ScanPlanner.Builder.class, OAuth2ClientCredentials.Builder.class,
+        ScanPlanningHealthIndicator.class)) {
+      for (Field field : type.getFields()) {
+        if (Modifier.isStatic(field.getModifiers()) && field.getName().startsWith("DEFAULT_")) {
+          constants.add(field.getName());
+        }
+      }
+    }
+    assertThat(constants).as("the default constants, each put in the table above")
+        .containsExactlyInAnyOrder("DEFAULT_CONNECT_TIMEOUT", "DEFAULT_RESPONSE_TIMEOUT", "DEFAULT_REQUEST_TIMEOUT",
+            "DEFAULT_MAX_RETRIES", "DEFAULT_RETRY_INITIAL_DELAY", "DEFAULT_RETRY_MAX_DELAY",
+            "DEFAULT_POLL_INITIAL_DELAY", "DEFAULT_POLL_MAX_DELAY", "DEFAULT_PLAN_TIMEOUT", "DEFAULT_CANCEL_TIMEOUT",
+            "DEFAULT_STREAM_BUFFER_SIZE", "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_SCOPE", "DEFAULT_REFRESH_BEFORE",
+            "DEFAULT_LIFETIME", "DEFAULT_TIMEOUT");
+  }
+
+  @Test
+  void aConnectionDetailsBeanOfTheUsersWinsOverTheProperties() {
+    enqueuePlan();
+    this.runner.withPropertyValues("iceberg.rest.uri=http://localhost:1/not-this-one", "iceberg.rest.warehouse=x")
+        .withBean(IcebergRestConnectionDetails.class, () -> new IcebergRestConnectionDetails() {
+          @Override
+          public String getUri() {
+            return ScanPlanningAutoConfigurationTests.this.server.url("/catalog").toString();
+          }
+
+          @Override
+          public String getWarehouse() {
+            return "analytics";
+          }
+        })
+        .run(context -> {
+          assertThat(context).hasSingleBean(IcebergRestConnectionDetails.class)
+              .doesNotHaveBean(PropertiesIcebergRestConnectionDetails.class);
+          context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t"));
+          List<RecordedRequest> requests = takeRequests(2);
+          assertThat(requests.get(0).getTarget()).isEqualTo("/catalog/v1/config?warehouse=analytics");
+          assertThat(requests.get(1).getTarget()).isEqualTo("/catalog/v1/namespaces/db/tables/t/plan");
+        });
+  }
+
+  @Test
+  void aConnectionDetailsBeanAloneGivesAPlannerWithoutAnyProperty() {
+    this.runner.withBean(IcebergRestConnectionDetails.class, () -> () -> "http://catalog.example.com/api")
+        .run(context -> {
+          assertThat(context).hasSingleBean(ScanPlanner.class);
+          assertThat(context.getBean(ScanPlanner.class).toString()).contains("http://catalog.example.com/api");
+        });
+  }
+
+  @Test
+  void theCatalogUriPropertyBacksTheDefaultConnectionDetails() {
+    this.runner.withPropertyValues(uri(), "iceberg.rest.warehouse=wh", "iceberg.rest.prefix=p").run(context -> {
+      IcebergRestConnectionDetails details = context.getBean(IcebergRestConnectionDetails.class);
+      assertThat(details).isInstanceOf(PropertiesIcebergRestConnectionDetails.class);
+      assertThat(details.getUri()).isEqualTo(this.server.url("/catalog").toString());
+      assertThat(details.getWarehouse()).isEqualTo("wh");
+      assertThat(details.getPrefix()).isEqualTo("p");
+    });
+  }
+
+  private static JsonNode metadata() throws Exception {
+    try (InputStream in = ScanPlanningAutoConfigurationTests.class
+        .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertThat(in).as("generated configuration metadata").isNotNull();
+      return JsonMapper.builder().build().readTree(in);
+    }
+  }
+
+  @Test
+  void everyPropertyHasADescription() throws Exception {
     List<String> names = new ArrayList<>();
-    for (JsonNode property : metadata.get("properties")) {
+    for (JsonNode property : metadata().get("properties")) {
       String name = property.get("name").asString();
       names.add(name);
       assertThat(property.path("description").asString("")).as(name).isNotBlank().endsWith(".");

@@ -1,25 +1,26 @@
 package io.icebergscan.planning.test;
 
-import java.util.Map;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
-import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.util.ClassUtils;
 
 /**
- * Starts a catalog for an application context, registers it as a bean, points {@value #URI_PROPERTY}
- * at it ahead of every other property source, and closes it when that context closes.
+ * Starts a catalog for an application context, registers it as a bean, and, when the auto-configuration is on
+ * the classpath, an {@code IcebergRestConnectionDetails} bean that points the planner at it (winning over
+ * {@code iceberg.rest.*}); closes the catalog when that context closes.
  *
  * <p>Equal (hence one cached context) when the annotation attributes are equal.
  */
 final class EmbeddedIcebergCatalogContextCustomizer implements ContextCustomizer {
 
-  static final String URI_PROPERTY = "iceberg.rest.uri";
   static final String BEAN_NAME = "embeddedIcebergCatalog";
+  static final String CONNECTION_DETAILS_BEAN_NAME = "embeddedIcebergCatalogConnectionDetails";
+  private static final String CONNECTION_DETAILS =
+      "io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails";
 
   private final EmbeddedIcebergCatalogTest settings;
 
@@ -31,8 +32,10 @@ final class EmbeddedIcebergCatalogContextCustomizer implements ContextCustomizer
   public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
     EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalogExtension.start(this.settings);
     context.getBeanFactory().registerSingleton(BEAN_NAME, catalog);
-    context.getEnvironment().getPropertySources()
-        .addFirst(new MapPropertySource(BEAN_NAME, Map.of(URI_PROPERTY, catalog.uri())));
+    if (ClassUtils.isPresent(CONNECTION_DETAILS, context.getClassLoader())) {
+      context.getBeanFactory().registerSingleton(CONNECTION_DETAILS_BEAN_NAME,
+          new EmbeddedIcebergCatalogConnectionDetails(catalog));
+    }
     context.addApplicationListener(new ApplicationListener<ContextClosedEvent>() {
       @Override
       public void onApplicationEvent(ContextClosedEvent event) {

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * catalog.
  *
  * <p>In a Spring test ({@code @SpringBootTest}, {@code @SpringJUnitConfig}, …) the catalog belongs to
- * the application context instead: it is started when the context is created, registered as a bean, the
- * property {@code iceberg.rest.uri} points at it, and it is closed with the context. Test classes with
+ * the application context instead: it is started when the context is created, registered as a bean, an
+ * {@code IcebergRestConnectionDetails} bean points the auto-configured planner at it (whatever
+ * {@code iceberg.rest.*} says), and it is closed with the context. Test classes with
  * the same Spring configuration and the same attributes here share one cached context, hence one
  * catalog (and its tables), as they share any other bean. Injection works as above, or with
  * {@code @Autowired}.

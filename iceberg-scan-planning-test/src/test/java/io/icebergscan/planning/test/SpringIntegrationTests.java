@@ -2,6 +2,7 @@ package io.icebergscan.planning.test;
 
 import java.util.List;
 
+import io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Configuration;
@@ -20,14 +21,18 @@ class SpringIntegrationTests {
   Environment environment;
 
   @Autowired
+  IcebergRestConnectionDetails connectionDetails;
+
+  @Autowired
   EmbeddedIcebergCatalog bean;
 
   EmbeddedIcebergCatalog injected;
 
   @Test
-  void pointsIcebergRestUriAtTheContextsCatalog() {
+  void registersConnectionDetailsOfTheContextsCatalogInsteadOfAProperty() {
     assertThat(this.bean.isRunning()).isTrue();
-    assertThat(this.environment.getProperty("iceberg.rest.uri")).isEqualTo(this.bean.uri());
+    assertThat(this.connectionDetails.getUri()).isEqualTo(this.bean.uri());
+    assertThat(this.environment.containsProperty("iceberg.rest.uri")).isFalse();
     assertThat(this.injected).isSameAs(this.bean);
   }
 
@@ -40,7 +45,7 @@ class SpringIntegrationTests {
       context.refresh();
       catalog = context.getBean(EmbeddedIcebergCatalog.class);
       assertThat(catalog.isRunning()).isTrue();
-      assertThat(context.getEnvironment().getProperty("iceberg.rest.uri")).isEqualTo(catalog.uri());
+      assertThat(context.getBean(IcebergRestConnectionDetails.class).getUri()).isEqualTo(catalog.uri());
     }
     assertThat(catalog.isRunning()).isFalse();
   }

@@ -21,10 +21,8 @@ public final class ConcurrencyLimiter {
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
   private int used;
 
+  /** @param permits at least 1, as {@code ScanPlanner.Builder} checked */
   public ConcurrencyLimiter(int permits) {
-    if (permits < 1) {
-      throw new IllegalArgumentException("maxConcurrency must be at least 1: " + permits);
-    }
     this.permits = permits;
   }
 

@@ -163,9 +163,6 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   private int maxDepth;
 
   public PlanTaskWalk(ScanTasks root, Fetcher fetcher, Listener listener, ConcurrencyLimiter limiter, int limit, int window) {
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1: " + limit);
-    }
     this.fetcher = fetcher;
     this.listener = listener;
     this.limiter = limiter;
