@@ -51,8 +51,8 @@ class ScanPlanningExampleApplicationTests {
   void metricsListThePlannersMeters() {
     JsonNode names = get("/actuator/metrics").get("names");
     assertThat(names.valueStream().map(JsonNode::asString).toList()).contains("iceberg.scan.planning",
-        "iceberg.scan.planning.plan.task.fetches", "iceberg.scan.planning.file.scan.tasks",
-        "iceberg.scan.planning.requests.in.flight", "http.client.requests");
+        "iceberg.scan.planning.active", "iceberg.scan.planning.plan.task.fetches",
+        "iceberg.scan.planning.plan.task.fetches.active", "http.client.requests");
     JsonNode fetches = get("/actuator/metrics/iceberg.scan.planning.plan.task.fetches");
     assertThat(fetches.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1);
   }

@@ -1,16 +1,20 @@
 package io.icebergscan.planning;
 
+import io.icebergscan.planning.ScanPlanningObservationDocumentation.HighCardinalityKeyNames;
+import io.icebergscan.planning.ScanPlanningObservationDocumentation.LowCardinalityKeyNames;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The default convention: observation {@code iceberg.scan.planning}, low-cardinality {@code outcome}
- * and {@code exception}, the table as the high-cardinality {@code iceberg.table}.
+ * The default convention of plans: {@value #NAME}, low-cardinality {@code outcome} and {@code exception}, the
+ * table as the high-cardinality {@code iceberg.table}.
  */
 public class DefaultScanPlanningObservationConvention implements ScanPlanningObservationConvention {
 
   public static final String NAME = "iceberg.scan.planning";
+
+  private static final KeyValue NO_EXCEPTION = LowCardinalityKeyNames.EXCEPTION.withValue("none");
 
   @Override
   public String getName() {
@@ -24,27 +28,28 @@ public class DefaultScanPlanningObservationConvention implements ScanPlanningObs
 
   @Override
   public KeyValues getLowCardinalityKeyValues(ScanPlanningObservationContext context) {
-    ScanPlanningListener.Outcome outcome = context.outcome();
-    Throwable error = context.getError();
-    return KeyValues.of(
-        KeyValue.of("outcome", outcome != null ? outcome.name() : "UNKNOWN"),
-        KeyValue.of("exception", exceptionTag(error)));
-  }
-
-  /**
-   * The {@code exception} tag of a failure, shared with the planner's meters: the simple class name
-   * (the full one for an anonymous class, whose simple name is empty), or {@code none}.
-   */
-  public static String exceptionTag(@Nullable Throwable failure) {
-    if (failure == null) {
-      return "none";
-    }
-    String name = failure.getClass().getSimpleName();
-    return name.isEmpty() ? failure.getClass().getName() : name;
+    return KeyValues.of(outcome(context.outcome()), exception(context.getError()));
   }
 
   @Override
   public KeyValues getHighCardinalityKeyValues(ScanPlanningObservationContext context) {
-    return KeyValues.of(KeyValue.of("iceberg.table", context.table().toString()));
+    return KeyValues.of(table(context.table()));
+  }
+
+  static KeyValue outcome(@Nullable Outcome outcome) {
+    return LowCardinalityKeyNames.OUTCOME.withValue(outcome != null ? outcome.name() : "UNKNOWN");
+  }
+
+  /** The simple class name (the full one for an anonymous class, whose simple name is empty), or {@code none}. */
+  static KeyValue exception(@Nullable Throwable failure) {
+    if (failure == null) {
+      return NO_EXCEPTION;
+    }
+    String name = failure.getClass().getSimpleName();
+    return LowCardinalityKeyNames.EXCEPTION.withValue(name.isEmpty() ? failure.getClass().getName() : name);
+  }
+
+  static KeyValue table(TableIdentifier table) {
+    return HighCardinalityKeyNames.TABLE.withValue(table.toString());
   }
 }

@@ -8,8 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.icebergscan.planning.ScanPlanningListener.Outcome;
-import io.icebergscan.planning.ScanPlanningListener.PlanSummary;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanFailedException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
@@ -21,6 +19,7 @@ import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.walk.PlanTaskWalk;
 import io.icebergscan.planning.internal.wire.RequestBodies;
 import io.icebergscan.planning.internal.wire.WireTypes.ErrorBody;
+import io.icebergscan.planning.internal.wire.WireTypes.PlanTableScanRequest;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
 import io.icebergscan.planning.model.FileScanTask;
@@ -30,7 +29,6 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 
 /**
@@ -66,6 +64,8 @@ final class PlanRun {
   private volatile @Nullable PlanTaskWalk walk;
   /** {@link System#nanoTime()} when the plan timeout expires. */
   private volatile long deadline;
+  /** The plan's observation, the parent of its fetches'; set when the plan is subscribed. */
+  private volatile Observation observation = Observation.NOOP;
 
   PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
       Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table, ScanRequest request, int window) {
@@ -83,7 +83,9 @@ final class PlanRun {
     }
     this.limit = requested != null ? requested : settings.maxConcurrency();
     this.window = Math.max(window, this.limit);
-    RequestBodies.PlanRequest plan = bodies.plan(request);
+    RequestBodies.PlanRequest plan = bodies.plan(new PlanTableScanRequest(request.snapshotId(), request.select(),
+        request.filter(), request.caseSensitive(), request.useSnapshotSchema(), request.startSnapshotId(),
+        request.endSnapshotId(), request.statsFields(), request.minRowsRequested()));
     this.defaultResidual = plan.filter();
     this.planRequest = plan.body();
   }
@@ -93,15 +95,15 @@ final class PlanRun {
     Flux<List<FileScanTask>> planned = this.client.catalog()
         .flatMap(this::submit)
         .flatMapMany(this::walk);
-    return Flux.defer(() -> {
-      long started = System.nanoTime();
-      this.deadline = started + this.settings.planTimeout().toNanos();
-      ScanPlanningObservationContext context = new ScanPlanningObservationContext(this.table);
-      Observation observation = this.instrumentation.startObservation(context);
+    return Flux.deferContextual(subscriber -> {
+      this.deadline = System.nanoTime() + this.settings.planTimeout().toNanos();
+      Observation observation = this.instrumentation.startPlan(this.table, subscriber);
+      this.observation = observation;
       AtomicLong delivered = new AtomicLong();
       AtomicReference<Throwable> failure = new AtomicReference<>();
       this.running.add(this);
-      return bounded(planned)
+      return Instrumentation.subscribedWithin(observation, bounded(planned)
+              .contextWrite(context -> Instrumentation.within(context, observation)))
           .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
           // abandon before the failure or cancel reaches the caller, who may close the planner right away
           .doOnError(error -> {
@@ -109,20 +111,17 @@ final class PlanRun {
             abandon();
           })
           .doOnCancel(this::abandon)
-          .doFinally(signal -> {
-            this.running.remove(this);
-            Outcome outcome = signal == SignalType.ON_COMPLETE ? Outcome.SUCCESS
-                : signal == SignalType.ON_ERROR ? Outcome.FAILURE : Outcome.CANCELLED;
-            context.outcome(outcome);
-            context.tasks(delivered.get());
-            if (failure.get() != null) {
-              observation.error(failure.get());
-            }
-            observation.stop();
-            this.instrumentation.planFinished(new PlanSummary(this.table, outcome, failure.get(), delivered.get(),
-                planTasksFetched(), requestsMade(), Duration.ofNanos(System.nanoTime() - started)));
-          });
+          // and end the observation before the outcome reaches the caller, so a plan never outlives its parent
+          .doOnTerminate(() -> ended(observation, failure.get() == null ? Outcome.SUCCESS : Outcome.FAILURE,
+              failure.get(), delivered.get()))
+          .doOnCancel(() -> ended(observation, Outcome.CANCELLED, null, delivered.get()));
     });
+  }
+
+  private void ended(Observation observation, Outcome outcome, @Nullable Throwable failure, long delivered) {
+    if (this.running.remove(this)) {
+      Instrumentation.stopPlan(observation, outcome, failure, delivered, planTasksFetched(), requestsMade());
+    }
   }
 
   @Nullable String planId() {
@@ -149,7 +148,7 @@ final class PlanRun {
 
   private Mono<ScanTasks> submit(Catalog catalog) {
     catalog.require(CatalogClient.SUBMIT);
-    TablePaths tablePaths = this.client.paths(catalog, this.table);
+    TablePaths tablePaths = this.client.paths(catalog, this.table.namespace(), this.table.name());
     this.catalog = catalog;
     this.paths = tablePaths;
     this.requests.incrementAndGet();
@@ -225,17 +224,26 @@ final class PlanRun {
 
   private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
     this.requests.incrementAndGet();
-    long started = System.nanoTime();
+    Observation observation = this.instrumentation.startFetch(this.table, planTask, this.observation);
+    // in scope while subscribing, which starts the request on this thread (see Instrumentation.subscribedWithin)
+    try (Observation.Scope scope = observation.openScope()) {
+      return subscribe(planTask, callback, observation);
+    }
+  }
+
+  private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {
     Disposable fetch = this.client
         .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual)
+        .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
+        .contextWrite(context -> Instrumentation.within(context, observation))
         .subscribe(tasks -> {
-          this.instrumentation.planTaskFetched(this.table, started, null);
+          Instrumentation.stopFetch(observation, Outcome.SUCCESS, null);
           callback.succeeded(tasks);
         }, failure -> {
           ScanPlanningException planning = failure instanceof ScanPlanningException known
               ? known
               : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure);
-          this.instrumentation.planTaskFetched(this.table, started, planning);
+          Instrumentation.stopFetch(observation, Outcome.FAILURE, planning);
           callback.failed(planning);
         });
     return fetch::dispose;

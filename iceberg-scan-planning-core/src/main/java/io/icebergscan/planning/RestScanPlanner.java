@@ -118,7 +118,9 @@ final class RestScanPlanner implements ScanPlanner {
         httpClient = httpClient.secure(tls -> tls.sslContext(sslContext));
       }
       httpClient = connection.httpClient().apply(httpClient);
-      builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone() : WebClient.builder())
+      builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone()
+          // a builder of its own reports its requests where the plans report theirs (a given one keeps its setup)
+          : WebClient.builder().observationRegistry(instrumentation.registry()))
           .clientConnector(new ReactorClientHttpConnector(httpClient));
     }
     // before the catalog's headers and filters, which are not for the token endpoint

@@ -130,7 +130,7 @@ public interface ScanPlanner extends AutoCloseable {
     private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
     private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
     private @Nullable ScanPlanningObservationConvention observationConvention;
-    private final List<ScanPlanningListener> listeners = new ArrayList<>();
+    private @Nullable PlanTaskFetchObservationConvention fetchObservationConvention;
 
     Builder() {
     }
@@ -328,21 +328,25 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
-    /** Where each plan reports an {@code iceberg.scan.planning} observation; default: none. */
+    /**
+     * Where plans and their fetches report their observations ({@link ScanPlanningObservationDocumentation});
+     * default: none. A planner that builds its own WebClient gives it this registry too, for its
+     * {@code http.client.requests} observations.
+     */
     public Builder observationRegistry(ObservationRegistry observationRegistry) {
       this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
       return this;
     }
 
-    /** Replaces the observation's default name and tags. */
+    /** Replaces the plan observation's default name and tags. */
     public Builder observationConvention(ScanPlanningObservationConvention observationConvention) {
       this.observationConvention = observationConvention;
       return this;
     }
 
-    /** Adds a listener for fetches and plan outcomes (metrics, logs). */
-    public Builder listener(ScanPlanningListener listener) {
-      this.listeners.add(Objects.requireNonNull(listener, "listener"));
+    /** Replaces the plan-task fetch observation's default name and tags. */
+    public Builder fetchObservationConvention(PlanTaskFetchObservationConvention fetchObservationConvention) {
+      this.fetchObservationConvention = fetchObservationConvention;
       return this;
     }
 
@@ -370,7 +374,7 @@ public interface ScanPlanner extends AutoCloseable {
           this.connectTimeout, this.responseTimeout, this.requestTimeout,
           this.maxResponseBytes,
           new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay)), settings,
-          new Instrumentation(this.observationRegistry, this.observationConvention, this.listeners));
+          new Instrumentation(this.observationRegistry, this.observationConvention, this.fetchObservationConvention));
     }
 
     private static Duration positive(Duration duration, String name) {

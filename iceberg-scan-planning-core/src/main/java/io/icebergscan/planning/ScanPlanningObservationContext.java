@@ -3,12 +3,14 @@ package io.icebergscan.planning;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
-/** What an {@code iceberg.scan.planning} observation knows about its plan. */
+/** What an {@link ScanPlanningObservationDocumentation#PLAN} observation knows about its plan. */
 public final class ScanPlanningObservationContext extends Observation.Context {
 
   private final TableIdentifier table;
-  private ScanPlanningListener.@Nullable Outcome outcome;
+  private @Nullable Outcome outcome;
   private long tasks;
+  private int planTasksFetched;
+  private int requestsMade;
 
   public ScanPlanningObservationContext(TableIdentifier table) {
     this.table = table;
@@ -19,20 +21,30 @@ public final class ScanPlanningObservationContext extends Observation.Context {
   }
 
   /** How the plan ended, or {@code null} while it runs. */
-  public ScanPlanningListener.@Nullable Outcome outcome() {
+  public @Nullable Outcome outcome() {
     return this.outcome;
   }
 
-  void outcome(ScanPlanningListener.Outcome outcome) {
-    this.outcome = outcome;
-  }
-
-  /** File scan tasks delivered so far. */
+  /** File scan tasks delivered to the caller; final once the observation stops. */
   public long tasks() {
     return this.tasks;
   }
 
-  void tasks(long tasks) {
+  /** Distinct plan-task fetches started; final once the observation stops. */
+  public int planTasksFetched() {
+    return this.planTasksFetched;
+  }
+
+  /** HTTP requests the plan made, as {@link ScanPlan#requestsMade()} counts them; final once it stops. */
+  public int requestsMade() {
+    return this.requestsMade;
+  }
+
+  /** Records how the plan ended, just before the observation stops. */
+  void ended(Outcome outcome, long tasks, int planTasksFetched, int requestsMade) {
+    this.outcome = outcome;
     this.tasks = tasks;
+    this.planTasksFetched = planTasksFetched;
+    this.requestsMade = requestsMade;
   }
 }

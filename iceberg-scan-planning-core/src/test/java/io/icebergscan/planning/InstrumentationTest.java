@@ -6,11 +6,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.icebergscan.planning.ScanPlanningListener.Outcome;
-import io.icebergscan.planning.ScanPlanningListener.PlanSummary;
 import io.icebergscan.planning.ScriptedCatalog.Gate;
 import io.icebergscan.planning.exceptions.RestException;
-import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
@@ -27,16 +24,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Observations, listener callbacks, the in-flight figure and the catalog check. */
+/** The plan and fetch observations, the in-flight figure and the catalog check. */
 class InstrumentationTest {
 
   private static final TableIdentifier TABLE = TableIdentifier.of("db", "t");
 
   private final ScriptedCatalog catalog = new ScriptedCatalog();
   private final List<ScanPlanner> planners = new ArrayList<>();
-  private final List<ScanPlanningObservationContext> observed = new CopyOnWriteArrayList<>();
-  private final List<PlanSummary> summaries = new CopyOnWriteArrayList<>();
-  private final List<String> fetches = new CopyOnWriteArrayList<>();
+  /** Every observation context, in the order its observation stopped. */
+  private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void close() {
@@ -44,94 +40,110 @@ class InstrumentationTest {
     this.catalog.close();
   }
 
-  private ScanPlanner planner(ScanPlanningListener... extra) {
+  private ScanPlanner planner() {
     ObservationRegistry registry = ObservationRegistry.create();
-    registry.observationConfig().observationHandler(new ObservationHandler<ScanPlanningObservationContext>() {
+    registry.observationConfig().observationHandler(new ObservationHandler<>() {
       @Override
-      public void onStop(ScanPlanningObservationContext context) {
-        InstrumentationTest.this.observed.add(context);
+      public void onStop(Observation.Context context) {
+        InstrumentationTest.this.stopped.add(context);
       }
 
       @Override
       public boolean supportsContext(Observation.Context context) {
-        return context instanceof ScanPlanningObservationContext;
+        return context instanceof ScanPlanningObservationContext || context instanceof PlanTaskFetchObservationContext;
       }
     });
-    ScanPlanner.Builder builder = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(4)
-        .observationRegistry(registry)
-        .listener(new ScanPlanningListener() {
-          @Override
-          public void planTaskFetched(TableIdentifier table, Duration duration, ScanPlanningException failure) {
-            InstrumentationTest.this.fetches.add(table + (failure == null ? " ok" : " " + failure.planTask()));
-          }
-
-          @Override
-          public void planFinished(PlanSummary summary) {
-            InstrumentationTest.this.summaries.add(summary);
-          }
-        });
-    for (ScanPlanningListener listener : extra) {
-      builder.listener(listener);
-    }
-    ScanPlanner planner = builder.build();
+    ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(4)
+        .observationRegistry(registry).build();
     this.planners.add(planner);
     return planner;
   }
 
+  private ScanPlanningObservationContext plan() {
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> this.stopped.stream().anyMatch(ScanPlanningObservationContext.class::isInstance));
+    return this.stopped.stream().filter(ScanPlanningObservationContext.class::isInstance)
+        .map(ScanPlanningObservationContext.class::cast).findFirst().orElseThrow();
+  }
+
+  private List<PlanTaskFetchObservationContext> fetches() {
+    return this.stopped.stream().filter(PlanTaskFetchObservationContext.class::isInstance)
+        .map(PlanTaskFetchObservationContext.class::cast).toList();
+  }
+
   @Test
-  void aSuccessfulPlanIsObservedAndSummarised() {
+  void aSuccessfulPlanIsObservedWithAChildObservationPerFetch() {
     this.catalog.plan(json(200, completed("p", List.of("root"), List.of("a", "b"))))
         .task("a", tasks(List.of("a1", "a2"), List.of()))
         .task("b", tasks(List.of("b1"), List.of()));
 
     planner().plan(TABLE);
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> this.summaries.size() == 1);
-    ScanPlanningObservationContext context = this.observed.get(0);
-    assertThat(context.getName()).isEqualTo("iceberg.scan.planning");
-    assertThat(context.getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "SUCCESS"),
+    ScanPlanningObservationContext plan = plan();
+    assertThat(plan.getName()).isEqualTo("iceberg.scan.planning");
+    assertThat(plan.getContextualName()).isEqualTo("plan scan");
+    assertThat(plan.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("outcome", "SUCCESS"),
         KeyValue.of("exception", "none"));
-    assertThat(context.getHighCardinalityKeyValues()).contains(KeyValue.of("iceberg.table", "db.t"));
-    assertThat(context.tasks()).isEqualTo(4);
-    PlanSummary summary = this.summaries.get(0);
-    assertThat(summary.outcome()).isEqualTo(Outcome.SUCCESS);
-    assertThat(summary.tasks()).isEqualTo(4);
-    assertThat(summary.planTasksFetched()).isEqualTo(2);
-    assertThat(summary.requestsMade()).isEqualTo(3);
-    assertThat(this.fetches).containsExactlyInAnyOrder("db.t ok", "db.t ok");
+    assertThat(plan.getHighCardinalityKeyValues()).containsExactly(KeyValue.of("iceberg.table", "db.t"));
+    assertThat(plan.tasks()).isEqualTo(4);
+    assertThat(plan.planTasksFetched()).isEqualTo(2);
+    assertThat(plan.requestsMade()).isEqualTo(3);
+    assertThat(fetches()).hasSize(2).allSatisfy(fetch -> {
+      assertThat(fetch.getName()).isEqualTo("iceberg.scan.planning.plan.task.fetches");
+      assertThat(fetch.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("outcome", "SUCCESS"),
+          KeyValue.of("exception", "none"));
+      assertThat(fetch.getParentObservation().getContextView()).isSameAs(plan);
+    });
+    assertThat(fetches()).extracting(PlanTaskFetchObservationContext::planTask).containsExactlyInAnyOrder("a", "b");
   }
 
   @Test
-  void aFailedPlanIsObservedWithItsExceptionType() {
+  void aFailedPlanAndItsFailedFetchAreObservedWithTheExceptionType() {
     this.catalog.plan(json(200, completed("p", List.of(), List.of("a"))))
         .task("a", error(500, "ServerError"));
 
     assertThatThrownBy(() -> planner().plan(TABLE)).isInstanceOf(RestException.class);
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> this.summaries.size() == 1);
-    assertThat(this.observed.get(0).getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "FAILURE"),
+    assertThat(plan().getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "FAILURE"),
         KeyValue.of("exception", "RestException"));
-    assertThat(this.summaries.get(0).failure()).isInstanceOf(RestException.class);
-    assertThat(this.fetches).containsExactly("db.t a");
+    assertThat(fetches()).singleElement().satisfies(fetch -> {
+      assertThat(fetch.planTask()).isEqualTo("a");
+      assertThat(fetch.getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "FAILURE"),
+          KeyValue.of("exception", "RestException"));
+    });
   }
 
   @Test
-  void aListenerThatThrowsDoesNotDisturbThePlan() {
-    this.catalog.plan(json(200, completed("p", List.of("root"), List.of("a"))))
-        .task("a", tasks(List.of("a1"), List.of()));
-    ScanPlanningListener broken = new ScanPlanningListener() {
-      @Override
-      public void planTaskFetched(TableIdentifier table, Duration duration, ScanPlanningException failure) {
-        throw new IllegalStateException("listener bug");
-      }
+  void aFetchAbortedAfterAnEarlierFailureIsObservedAsCancelled() {
+    Gate never = new Gate();
+    this.catalog.plan(json(200, completed("p", List.of(), List.of("a", "b"))))
+        .task("a", error(500, "ServerError"))
+        .task("b", tasks(List.of("b1"), List.of()).gated(never));
 
-      @Override
-      public void planFinished(PlanSummary summary) {
-        throw new IllegalStateException("listener bug");
-      }
-    };
+    assertThatThrownBy(() -> planner().plan(TABLE)).isInstanceOf(RestException.class);
 
-    assertThat(planner(broken).plan(TABLE).tasks()).hasSize(2);
+    await().atMost(Duration.ofSeconds(10)).until(() -> fetches().size() == 2);
+    assertThat(fetches()).filteredOn(fetch -> fetch.planTask().equals("b")).singleElement()
+        .satisfies(fetch -> assertThat(fetch.getLowCardinalityKeyValues()).contains(
+            KeyValue.of("outcome", "CANCELLED"), KeyValue.of("exception", "none")));
+    never.open();
+  }
+
+  @Test
+  void aPlanTheCallerAbandonsIsObservedAsCancelled() {
+    Gate gate = new Gate();
+    this.catalog.plan(json(200, completed("p", List.of(), List.of("a"))))
+        .task("a", tasks(List.of("a1"), List.of()).gated(gate));
+    ScanPlanner planner = planner();
+
+    reactor.core.Disposable subscription = planner.planTasks(TABLE, ScanRequest.all()).subscribe();
+    this.catalog.awaitStarted("a");
+    subscription.dispose();
+
+    assertThat(plan().getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "CANCELLED"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> fetches().size() == 1);
+    assertThat(fetches().get(0).getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "CANCELLED"));
+    gate.open();
   }
 
   @Test

@@ -16,6 +16,9 @@ import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.walk.PlanTaskWalk;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -119,17 +122,24 @@ class PlannerThreadsTest {
         .task("a", tasks(List.of("a"), List.of()))
         .task("b", tasks(List.of("b"), List.of()));
     AtomicBoolean thrown = new AtomicBoolean();
-    // Reactor rethrows JVM-fatal errors instead of signalling them; a listener is code on a planner thread
-    ScanPlanningListener outOfMemory = new ScanPlanningListener() {
+    // Reactor rethrows JVM-fatal errors instead of signalling them; an observation handler is code on a planner
+    // thread, run when a fetch's observation stops
+    ObservationRegistry outOfMemory = ObservationRegistry.create();
+    outOfMemory.observationConfig().observationHandler(new ObservationHandler<PlanTaskFetchObservationContext>() {
       @Override
-      public void planTaskFetched(TableIdentifier table, Duration duration, ScanPlanningException failure) {
+      public void onStop(PlanTaskFetchObservationContext context) {
         if (thrown.compareAndSet(false, true)) {
           throw new OutOfMemoryError("injected");
         }
       }
-    };
+
+      @Override
+      public boolean supportsContext(Observation.Context context) {
+        return context instanceof PlanTaskFetchObservationContext;
+      }
+    });
     try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(2)
-        .planTimeout(Duration.ofMinutes(5)).listener(outOfMemory).build()) {
+        .planTimeout(Duration.ofMinutes(5)).observationRegistry(outOfMemory).build()) {
       CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> planner.plan(TABLE), this.callers);
 
       assertThatThrownBy(() -> plan.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)

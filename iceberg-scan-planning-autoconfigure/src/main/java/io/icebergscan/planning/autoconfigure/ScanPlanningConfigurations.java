@@ -3,8 +3,8 @@ package io.icebergscan.planning.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
+import io.icebergscan.planning.PlanTaskFetchObservationConvention;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanPlanningListener;
 import io.icebergscan.planning.ScanPlanningObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,8 +16,8 @@ import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
@@ -81,7 +81,8 @@ final class ScanPlanningConfigurations {
         @Qualifier(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME) Executor executor,
         ObjectProvider<WebClient.Builder> webClientBuilder, ObjectProvider<ObservationRegistry> observationRegistry,
         ObjectProvider<ScanPlanningObservationConvention> observationConvention,
-        ObjectProvider<ScanPlanningListener> listeners, ObjectProvider<ScanPlannerBuilderCustomizer> customizers,
+        ObjectProvider<PlanTaskFetchObservationConvention> fetchObservationConvention,
+        ObjectProvider<ScanPlannerBuilderCustomizer> customizers,
         ObjectProvider<SslBundles> sslBundles,
         ObjectProvider<ScanPlanningHttpClientCustomizer> httpClientCustomizers, ResourceLoader resourceLoader) {
       ScanPlanner.Builder builder = ScanPlanner.builder().executor(executor);
@@ -98,7 +99,7 @@ final class ScanPlanningConfigurations {
       }
       observationRegistry.ifAvailable(builder::observationRegistry);
       observationConvention.ifAvailable(builder::observationConvention);
-      listeners.orderedStream().forEach(builder::listener);
+      fetchObservationConvention.ifAvailable(builder::fetchObservationConvention);
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
       return builder.build();
     }

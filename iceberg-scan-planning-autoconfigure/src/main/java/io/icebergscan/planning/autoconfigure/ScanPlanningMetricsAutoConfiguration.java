@@ -5,7 +5,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.metrics.ScanPlanningMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
@@ -21,15 +20,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 /**
- * Auto-configuration of the {@link ScanPlanningMetrics} and of the metrics of the planner's executor.
- * The {@code iceberg.scan.planning} observation needs nothing here: the planner reports it to the
- * {@code ObservationRegistry} bean, whose meter handler turns it into a timer.
+ * Auto-configuration of the metrics of the planner's executor. The planner's own meters need nothing here: it
+ * reports its plan and fetch observations to the {@code ObservationRegistry} bean, whose meter handler turns
+ * them into timers.
  */
 @AutoConfiguration(after = ScanPlanningAutoConfiguration.class, afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
     ScanPlanningMetricsAutoConfiguration.SPRING_BOOT_EXECUTOR_METRICS })
-@ConditionalOnClass({ ScanPlanningMetrics.class, MeterRegistry.class })
+@ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ ScanPlanner.class, MeterRegistry.class })
 public final class ScanPlanningMetricsAutoConfiguration {
 
@@ -38,16 +37,6 @@ public final class ScanPlanningMetricsAutoConfiguration {
 
   static final String SPRING_BOOT_EXECUTOR_METRICS =
       "org.springframework.boot.micrometer.metrics.autoconfigure.task.TaskExecutorMetricsAutoConfiguration";
-
-  /**
-   * A listener of the auto-configured planner, so it must not need the planner to be created: it looks
-   * the planner up when its gauge is first read.
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  ScanPlanningMetrics icebergScanPlanningMetrics(ObjectProvider<ScanPlanner> planner) {
-    return new ScanPlanningMetrics(planner::getIfUnique);
-  }
 
   /**
    * Spring Boot's task executor metrics cover the planner's executor only when another {@code Executor}

@@ -8,17 +8,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
+import io.icebergscan.planning.DefaultPlanTaskFetchObservationConvention;
+import io.icebergscan.planning.DefaultScanPlanningObservationConvention;
+import io.icebergscan.planning.PlanTaskFetchObservationConvention;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.RestException;
-import io.icebergscan.planning.metrics.ScanPlanningMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,19 +41,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Meters after real plans against a scripted catalog, in contexts with and without Micrometer's pieces. */
+/**
+ * Meters after real plans against a scripted catalog, in contexts with and without Micrometer's pieces: the
+ * planner's come from its observations through Spring Boot's meter observation handler, the executor's are bound.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class ScanPlanningMetricsAutoConfigurationTests {
 
   private static final TableIdentifier TABLE = TableIdentifier.of("db", "events");
   private static final Duration BOUND = Duration.ofSeconds(10);
   private static final String EXECUTOR = "icebergScanPlanningExecutor";
+  private static final String PLAN = DefaultScanPlanningObservationConvention.NAME;
+  private static final String FETCHES = DefaultPlanTaskFetchObservationConvention.NAME;
 
   private final TestCatalogs.Catalog catalog = TestCatalogs.start();
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, ScanPlanningAutoConfiguration.class,
-          ScanPlanningMetricsAutoConfiguration.class))
+      .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, ObservationAutoConfiguration.class,
+          ScanPlanningAutoConfiguration.class, ScanPlanningMetricsAutoConfiguration.class))
       .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
       .withPropertyValues("iceberg.rest.uri=" + this.catalog.uri(), "iceberg.rest.scan-planning.max-concurrency=2");
 
@@ -66,46 +72,39 @@ class ScanPlanningMetricsAutoConfigurationTests {
   }
 
   @Test
-  void aPlanIsTimedFetchByFetchAndCountedInTasks() {
+  void aPlanAndEachFetchAreTimedThroughTheirObservations() {
     this.catalog.completedPlan("plan-1", List.of("root"), List.of("a", "b"))
         .task("a", List.of("a1", "a2"), List.of("c"))
         .task("b", List.of("b1"), List.of())
         .task("c", List.of("c1"), List.of());
     this.runner.run(context -> {
-      assertThat(context).hasSingleBean(ScanPlanningMetrics.class).doesNotHaveBean(ObservationRegistry.class);
       MeterRegistry registry = context.getBean(MeterRegistry.class);
 
       assertThat(plan(context).tasks()).hasSize(5);
 
       assertThat(this.catalog.fetches()).isEqualTo(3);
-      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS)
-          .tag("outcome", "SUCCESS").summary().count()).isEqualTo(1));
-      assertThat(registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS).summary().totalAmount()).isEqualTo(5);
-      assertThat(registry.get(ScanPlanningMetrics.FETCHES).tag("outcome", "SUCCESS").tag("exception", "none")
-          .timer().count()).isEqualTo(3);
-      assertThat(registry.get(ScanPlanningMetrics.FETCHES).timers()).hasSize(1);
-      // the observation's timer needs an ObservationRegistry
-      assertThat(registry.find("iceberg.scan.planning").meters()).isEmpty();
+      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get(PLAN)
+          .tag("outcome", "SUCCESS").tag("exception", "none").timer().count()).isEqualTo(1));
+      assertThat(registry.get(FETCHES).tag("outcome", "SUCCESS").tag("exception", "none").timer().count())
+          .isEqualTo(3);
+      assertThat(registry.get(FETCHES).timers()).hasSize(1);
+      assertThat(registry.get(PLAN + ".active").longTaskTimer().activeTasks()).isZero();
     });
   }
 
   @Test
-  void metersAreDescribedAndTaggedWithBoundedValuesOnly() {
+  void theMetersAreTaggedWithBoundedValuesOnly() {
     this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
     this.runner.run(context -> {
       MeterRegistry registry = context.getBean(MeterRegistry.class);
       plan(context);
-      await().atMost(BOUND).until(() -> registry.find(ScanPlanningMetrics.FILE_SCAN_TASKS).summary() != null);
+      await().atMost(BOUND).until(() -> registry.find(PLAN).timer() != null);
 
-      Meter.Id fetches = registry.get(ScanPlanningMetrics.FETCHES).timer().getId();
-      Meter.Id tasks = registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS).summary().getId();
-      Meter.Id inFlight = registry.get(ScanPlanningMetrics.REQUESTS_IN_FLIGHT).gauge().getId();
-      assertThat(List.of(fetches, tasks, inFlight)).allSatisfy(id -> assertThat(id.getDescription()).isNotBlank());
-      assertThat(tasks.getBaseUnit()).isEqualTo("tasks");
-      assertThat(inFlight.getBaseUnit()).isEqualTo("requests");
-      assertThat(fetches.getTags()).extracting(tag -> tag.getKey()).containsExactlyInAnyOrder("outcome", "exception");
-      assertThat(tasks.getTags()).extracting(tag -> tag.getKey()).containsExactly("outcome");
-      assertThat(inFlight.getTags()).isEmpty();
+      // ours, and the "error" Micrometer's meter handler adds to every observation's timer (as for HTTP clients)
+      for (Meter.Id id : List.of(registry.get(PLAN).timer().getId(), registry.get(FETCHES).timer().getId())) {
+        assertThat(id.getTags()).extracting(tag -> tag.getKey())
+            .containsExactlyInAnyOrder("outcome", "exception", "error");
+      }
     });
   }
 
@@ -118,16 +117,17 @@ class ScanPlanningMetricsAutoConfigurationTests {
 
       assertThatThrownBy(() -> plan(context)).isInstanceOf(RestException.class);
 
-      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get(ScanPlanningMetrics.FILE_SCAN_TASKS)
-          .tag("outcome", "FAILURE").summary().count()).isEqualTo(1));
-      assertThat(registry.get(ScanPlanningMetrics.FETCHES).tag("outcome", "FAILURE")
-          .tag("exception", "RestException").timer().count()).isEqualTo(1);
-      assertThat(registry.find(ScanPlanningMetrics.FETCHES).tag("outcome", "SUCCESS").timer()).isNull();
+      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get(PLAN).tag("outcome", "FAILURE")
+          .tag("exception", "RestException").timer().count()).isEqualTo(1));
+      assertThat(registry.get(FETCHES).tag("outcome", "FAILURE").tag("exception", "RestException").timer().count())
+          .isEqualTo(1);
+      assertThat(registry.find(FETCHES).tag("outcome", "SUCCESS").timer()).isNull();
     });
   }
 
+  /** What the former requests-in-flight gauge showed: the fetches' long task timer counts those under way. */
   @Test
-  void theGaugeFollowsFetchesInFlight() {
+  void theActiveFetchesAreTheFetchesInFlight() {
     this.catalog.completedPlan("plan-1", List.of(), List.of("a", "b"));
     Runnable releaseA = this.catalog.heldTask("a", List.of("a1"));
     Runnable releaseB = this.catalog.heldTask("b", List.of("b1"));
@@ -137,14 +137,32 @@ class ScanPlanningMetricsAutoConfigurationTests {
       try {
         this.catalog.awaitFetchStarted("a");
         this.catalog.awaitFetchStarted("b");
-        await().atMost(BOUND).until(() -> registry.get(ScanPlanningMetrics.REQUESTS_IN_FLIGHT).gauge().value() == 2);
+        await().atMost(BOUND).until(() -> registry.get(FETCHES + ".active").longTaskTimer().activeTasks() == 2);
+        assertThat(registry.get(PLAN + ".active").longTaskTimer().activeTasks()).isEqualTo(1);
       }
       finally {
         releaseA.run();
         releaseB.run();
       }
       assertThat(plan.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).tasks()).hasSize(2);
-      assertThat(registry.get(ScanPlanningMetrics.REQUESTS_IN_FLIGHT).gauge().value()).isZero();
+      await().atMost(BOUND).until(() -> registry.get(FETCHES + ".active").longTaskTimer().activeTasks() == 0);
+    });
+  }
+
+  @Test
+  void aConventionBeanRenamesTheFetchObservationAndItsMeters() {
+    this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
+    this.runner.withBean(PlanTaskFetchObservationConvention.class, () -> new DefaultPlanTaskFetchObservationConvention() {
+      @Override
+      public String getName() {
+        return "catalog.fetches";
+      }
+    }).run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      plan(context);
+      await().atMost(BOUND).until(() -> registry.find(PLAN).timer() != null);
+      assertThat(registry.get("catalog.fetches").timer().count()).isEqualTo(1);
+      assertThat(registry.find(FETCHES).timer()).isNull();
     });
   }
 
@@ -218,28 +236,12 @@ class ScanPlanningMetricsAutoConfigurationTests {
   }
 
   @Test
-  void withObservationsAPlanIsAlsoTimedAsAnObservation() {
-    this.catalog.completedPlan("plan-1", List.of(), List.of("a")).task("a", List.of("a1"), List.of());
-    this.runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class)).run(context -> {
-      MeterRegistry registry = context.getBean(MeterRegistry.class);
-
-      plan(context);
-
-      await().atMost(BOUND).untilAsserted(() -> assertThat(registry.get("iceberg.scan.planning")
-          .tag("outcome", "SUCCESS").tag("exception", "none").timer().count()).isEqualTo(1));
-      assertThat(registry.get("iceberg.scan.planning").timer().getId().getTags())
-          .extracting(tag -> tag.getKey()).doesNotContain("iceberg.table");
-      assertThat(registry.get(ScanPlanningMetrics.FETCHES).timer().count()).isEqualTo(1);
-    });
-  }
-
-  @Test
   void httpClientRequestsAreTaggedWithUriTemplatesWhileTheEncodedUrisAreSent() {
     this.catalog.config(TestCatalogs.ALL_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"prefix\":\"wh\"}"))
         .submittedPlan("plan-42", List.of("root"), List.of("a"))
         .task("a", List.of("a1"), List.of());
-    this.runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
-            WebClientAutoConfiguration.class, WebClientObservationAutoConfiguration.class))
+    this.runner.withConfiguration(AutoConfigurations.of(WebClientAutoConfiguration.class,
+            WebClientObservationAutoConfiguration.class))
         .withPropertyValues("iceberg.rest.warehouse=my wh")
         .run(context -> {
           MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -272,7 +274,6 @@ class ScanPlanningMetricsAutoConfigurationTests {
         .withPropertyValues("iceberg.rest.uri=" + this.catalog.uri())
         .run(context -> {
           assertThat(context).hasNotFailed().hasSingleBean(ScanPlanner.class)
-              .doesNotHaveBean(ScanPlanningMetrics.class)
               .doesNotHaveBean("icebergScanPlanningExecutorMetrics");
           assertThat(plan(context).tasks()).hasSize(1);
         });
@@ -285,20 +286,24 @@ class ScanPlanningMetricsAutoConfigurationTests {
             ScanPlanningMetricsAutoConfiguration.class))
         .withPropertyValues("iceberg.rest.uri=" + this.catalog.uri())
         .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ScanPlanner.class)
-            .doesNotHaveBean(ScanPlanningMetrics.class));
+            .doesNotHaveBean("icebergScanPlanningExecutorMetrics"));
   }
 
   @Test
   void withoutAPlannerNothingIsMetered() {
     this.runner.withPropertyValues("iceberg.rest.scan-planning.enabled=false")
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ScanPlanner.class)
-            .doesNotHaveBean(ScanPlanningMetrics.class));
+            .doesNotHaveBean("icebergScanPlanningExecutorMetrics"));
   }
 
   @Test
-  void backsOffFromMetricsOfTheApplication() {
-    ScanPlanningMetrics own = new ScanPlanningMetrics();
-    this.runner.withBean(ScanPlanningMetrics.class, () -> own)
-        .run(context -> assertThat(context).getBean(ScanPlanningMetrics.class).isSameAs(own));
+  void backsOffFromExecutorMetricsOfTheApplication() {
+    MeterBinder own = registry -> {
+    };
+    this.runner.withBean("icebergScanPlanningExecutorMetrics", MeterBinder.class, () -> own)
+        .run(context -> {
+          assertThat(context).getBean("icebergScanPlanningExecutorMetrics").isSameAs(own);
+          assertThat(executorMeters(context, EXECUTOR)).isEmpty();
+        });
   }
 }

@@ -8,6 +8,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
@@ -231,11 +231,12 @@ public final class CatalogClient {
     return value;
   }
 
-  public TablePaths paths(Catalog catalog, TableIdentifier table) {
-    StringJoiner namespace = new StringJoiner(catalog.namespaceSeparator());
-    table.namespace().forEach(level -> namespace.add(encode(level)));
+  /** @param namespace the table's namespace levels, outermost first */
+  public TablePaths paths(Catalog catalog, List<String> namespace, String table) {
+    StringJoiner levels = new StringJoiner(catalog.namespaceSeparator());
+    namespace.forEach(level -> levels.add(encode(level)));
     String tableUri = this.baseUri + "/v1/" + (catalog.prefix() != null ? catalog.prefix() + "/" : "")
-        + "namespaces/" + namespace + "/tables/" + encode(table.name());
+        + "namespaces/" + levels + "/tables/" + encode(table);
     String tableTemplate = this.displayUri + "/v1/" + (catalog.prefix() != null ? "{prefix}/" : "")
         + "namespaces/{namespace}/tables/{table}";
     return new TablePaths(tableUri + "/plan", tableUri + "/tasks", tableTemplate + "/plan", tableTemplate + "/tasks");

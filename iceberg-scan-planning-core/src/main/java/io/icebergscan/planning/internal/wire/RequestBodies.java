@@ -2,7 +2,7 @@ package io.icebergscan.planning.internal.wire;
 
 import java.util.List;
 
-import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.internal.wire.WireTypes.PlanTableScanRequest;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
@@ -50,7 +50,7 @@ public final class RequestBodies {
    *
    * @throws IllegalArgumentException when the filter is not JSON, before any request is made
    */
-  public PlanRequest plan(ScanRequest request) {
+  public PlanRequest plan(PlanTableScanRequest request) {
     ObjectNode body = this.mapper.createObjectNode();
     if (request.snapshotId() != null) {
       body.put("snapshot-id", request.snapshotId());

@@ -15,6 +15,18 @@ public final class WireTypes {
   private WireTypes() {
   }
 
+  /**
+   * The spec's {@code PlanTableScanRequest}, as the planner's {@code ScanRequest} fills it; {@code null} fields are
+   * not sent.
+   *
+   * @param filter the row filter as Iceberg expression JSON
+   */
+  public record PlanTableScanRequest(@Nullable Long snapshotId, @Nullable List<String> select,
+      @Nullable String filter, @Nullable Boolean caseSensitive, @Nullable Boolean useSnapshotSchema,
+      @Nullable Long startSnapshotId, @Nullable Long endSnapshotId, @Nullable List<String> statsFields,
+      @Nullable Long minRowsRequested) {
+  }
+
   /** A status of a server-side plan. */
   public enum PlanStatus {
     COMPLETED, SUBMITTED, CANCELLED, FAILED
