@@ -36,6 +36,9 @@ public final class DemoCatalog implements SmartApplicationListener {
 
   static final String DEMO_TABLE = "demo.events";
 
+  /** Set while Spring AOT processes the application at build time ({@code AbstractAotProcessor}). */
+  private static final String AOT_PROCESSING = "spring.aot.processing";
+
   private static final Log logger = LogFactory.getLog(DemoCatalog.class);
 
   private @Nullable EmbeddedIcebergCatalog catalog;
@@ -59,6 +62,12 @@ public final class DemoCatalog implements SmartApplicationListener {
 
   private void start(ConfigurableEnvironment environment) {
     if (StringUtils.hasText(environment.getProperty("iceberg.rest.uri"))) {
+      return;
+    }
+    if (Boolean.getBoolean(AOT_PROCESSING)) {
+      // Spring AOT decides the beans at build time: a catalog is configured, the one started at run time
+      environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
+          Map.of("iceberg.rest.uri", "http://localhost/started-at-run-time", "example.table", DEMO_TABLE)));
       return;
     }
     // An application set up to authenticate meets a catalog that insists, as a real one would.

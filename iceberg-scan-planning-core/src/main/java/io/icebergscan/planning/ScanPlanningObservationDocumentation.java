@@ -19,16 +19,6 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
     public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
       return DefaultScanPlanningObservationConvention.class;
     }
-
-    @Override
-    public KeyName[] getLowCardinalityKeyNames() {
-      return LowCardinalityKeyNames.values();
-    }
-
-    @Override
-    public KeyName[] getHighCardinalityKeyNames() {
-      return HighCardinalityKeyNames.values();
-    }
   },
 
   /** One plan-task fetch ({@code POST …/tasks}), its retries included, up to the parsed answer. */
@@ -37,17 +27,18 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
     public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
       return DefaultPlanTaskFetchObservationConvention.class;
     }
-
-    @Override
-    public KeyName[] getLowCardinalityKeyNames() {
-      return LowCardinalityKeyNames.values();
-    }
-
-    @Override
-    public KeyName[] getHighCardinalityKeyNames() {
-      return HighCardinalityKeyNames.values();
-    }
   };
+
+  /** Both observations have the same keys. */
+  @Override
+  public KeyName[] getLowCardinalityKeyNames() {
+    return LowCardinalityKeyNames.values();
+  }
+
+  @Override
+  public KeyName[] getHighCardinalityKeyNames() {
+    return HighCardinalityKeyNames.values();
+  }
 
   /** Keys of bounded value sets: meters are tagged with these. */
   public enum LowCardinalityKeyNames implements KeyName {

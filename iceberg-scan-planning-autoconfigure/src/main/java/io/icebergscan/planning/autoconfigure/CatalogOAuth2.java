@@ -13,7 +13,7 @@ import static io.icebergscan.planning.autoconfigure.ScanPlannerBuilderConfigurer
  */
 final class CatalogOAuth2 {
 
-  private static final String SPRING_SECURITY_OAUTH2_CLIENT =
+  static final String SPRING_SECURITY_OAUTH2_CLIENT =
       "org.springframework.security.oauth2.client.AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager";
 
   private CatalogOAuth2() {

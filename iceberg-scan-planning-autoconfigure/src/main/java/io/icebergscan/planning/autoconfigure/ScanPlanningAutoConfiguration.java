@@ -6,6 +6,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /** Auto-configuration of the {@link ScanPlanner}, the executor its fan-out runs on, and where its catalog is. */
@@ -19,6 +20,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 @EnableConfigurationProperties(IcebergRestProperties.class)
 @Import({ ScanPlanningConfigurations.ConnectionDetailsConfiguration.class,
     ScanPlanningConfigurations.PlannerConfiguration.class })
+@ImportRuntimeHints(ScanPlanningRuntimeHints.class)
 public final class ScanPlanningAutoConfiguration {
 
   /** The name of the planner's executor bean. */

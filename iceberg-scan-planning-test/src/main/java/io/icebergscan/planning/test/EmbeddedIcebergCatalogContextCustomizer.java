@@ -19,7 +19,7 @@ final class EmbeddedIcebergCatalogContextCustomizer implements ContextCustomizer
 
   static final String BEAN_NAME = "embeddedIcebergCatalog";
   static final String CONNECTION_DETAILS_BEAN_NAME = "embeddedIcebergCatalogConnectionDetails";
-  private static final String CONNECTION_DETAILS =
+  static final String CONNECTION_DETAILS =
       "io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails";
 
   private final EmbeddedIcebergCatalogTest settings;
