@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
+import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.model.FileScanTask;

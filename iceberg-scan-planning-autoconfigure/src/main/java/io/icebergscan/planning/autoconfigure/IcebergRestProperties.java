@@ -15,8 +15,8 @@ import org.springframework.util.unit.DataSize;
  * is the planner builder's ({@code ScanPlanner.Builder}), the one place defaults are written; the values are
  * checked there too. The configuration metadata documents those defaults, and a test holds the two together.
  *
- * @param uri Base URI of the Iceberg REST catalog, the part before "/v1/...". No ScanPlanner bean is
- *     created without it.
+ * @param uri Base URI of the Iceberg REST catalog, the part before "/v1/...". Without it (or an
+ *     IcebergRestConnectionDetails bean), no ScanPlanner bean is created.
  * @param warehouse Warehouse to request from the catalog's "GET /v1/config".
  * @param prefix Path prefix to use unless the catalog's configuration overrides it.
  * @param headers Static HTTP headers sent with every request to the catalog.
