@@ -1,9 +1,10 @@
 package io.icebergscan.planning;
 
+import java.util.function.Supplier;
+
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Flux;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
@@ -11,6 +12,9 @@ import reactor.util.context.ContextView;
  * The planner's observations: a plan's, under the caller's current observation, and a fetch's, under its plan's.
  * Each is put into the Reactor context of the requests made for it, where WebClient finds the parent of its own
  * {@code http.client.requests} observation, so the spans nest: caller, plan, fetch, HTTP request.
+ *
+ * <p>An observation handler that throws disturbs neither the plan nor its observations: its failure is its own,
+ * as a listener's was. Errors (an {@code OutOfMemoryError}) still go their way.
  */
 record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanningObservationConvention planConvention,
     @Nullable PlanTaskFetchObservationConvention fetchConvention) {
@@ -32,33 +36,39 @@ record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanningObser
    */
   Observation startPlan(TableIdentifier table, ContextView subscriber) {
     Observation parent = subscriber.getOrDefault(OBSERVATION_KEY, null);
-    return ScanPlanningObservationDocumentation.PLAN.observation(this.planConvention, DEFAULT_PLAN_CONVENTION,
-            () -> new ScanPlanningObservationContext(table), this.registry)
-        .parentObservation(parent != null ? parent : this.registry.getCurrentObservation())
-        .start();
+    return started(ScanPlanningObservationDocumentation.PLAN.observation(this.planConvention,
+            DEFAULT_PLAN_CONVENTION, () -> new ScanPlanningObservationContext(table), this.registry)
+        .parentObservation(parent != null ? parent : this.registry.getCurrentObservation()));
   }
 
   Observation startFetch(TableIdentifier table, String planTask, Observation plan) {
-    return ScanPlanningObservationDocumentation.PLAN_TASK_FETCH.observation(this.fetchConvention,
+    return started(ScanPlanningObservationDocumentation.PLAN_TASK_FETCH.observation(this.fetchConvention,
             DEFAULT_FETCH_CONVENTION, () -> new PlanTaskFetchObservationContext(table, planTask), this.registry)
-        .parentObservation(plan)
-        .start();
+        .parentObservation(plan));
+  }
+
+  private static Observation started(Observation observation) {
+    quietly(observation::start);
+    return observation;
   }
 
   /**
-   * Subscribes to {@code source} with {@code observation} in scope. Requests a subscription starts on the
-   * subscribing thread (a blocking caller's, say) then see it as the current observation too: a tracer prefers
-   * the thread's current span to the parent named in the Reactor context, which would make them the caller's.
+   * Runs {@code subscribe} with {@code observation} in scope: a request it starts on this thread (one a stream's
+   * consumer asked for, say) then sees it as the current observation too, since a tracer prefers the thread's
+   * current span to the parent named in the Reactor context.
    */
-  static <T> Flux<T> subscribedWithin(Observation observation, Flux<T> source) {
+  static <T> T withinScope(Observation observation, Supplier<T> subscribe) {
     if (observation.isNoop()) {
-      return source;
+      return subscribe.get();
     }
-    return Flux.from(subscriber -> {
-      try (Observation.Scope scope = observation.openScope()) {
-        source.subscribe(subscriber);
-      }
-    });
+    Observation.Scope[] scope = { Observation.Scope.NOOP };
+    quietly(() -> scope[0] = observation.openScope());
+    try {
+      return subscribe.get();
+    }
+    finally {
+      quietly(scope[0]::close);
+    }
   }
 
   /** The Reactor context of requests made for {@code observation}; unchanged without observations. */
@@ -66,26 +76,37 @@ record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanningObser
     return observation.isNoop() ? context : context.put(OBSERVATION_KEY, observation);
   }
 
+  /** Ends a plan's observation: called once, as {@code PlanRun} ends. */
   static void stopPlan(Observation plan, Outcome outcome, @Nullable Throwable failure, long tasks,
       int planTasksFetched, int requestsMade) {
     if (plan.isNoop()) {
       return;
     }
     ((ScanPlanningObservationContext) plan.getContext()).ended(outcome, tasks, planTasksFetched, requestsMade);
-    if (failure != null) {
-      plan.error(failure);
-    }
-    plan.stop();
+    stop(plan, failure);
   }
 
+  /** Ends a fetch's observation the first time it is called: an answer, a failure and an abort can all come. */
   static void stopFetch(Observation fetch, Outcome outcome, @Nullable Throwable failure) {
-    if (fetch.isNoop()) {
+    if (fetch.isNoop() || !((PlanTaskFetchObservationContext) fetch.getContext()).ended(outcome)) {
       return;
     }
-    ((PlanTaskFetchObservationContext) fetch.getContext()).outcome(outcome);
+    stop(fetch, failure);
+  }
+
+  private static void stop(Observation observation, @Nullable Throwable failure) {
     if (failure != null) {
-      fetch.error(failure);
+      quietly(() -> observation.error(failure));
     }
-    fetch.stop();
+    quietly(observation::stop);
+  }
+
+  private static void quietly(Runnable notification) {
+    try {
+      notification.run();
+    }
+    catch (RuntimeException handlerFailure) {
+      // an observation handler's failure is its own
+    }
   }
 }

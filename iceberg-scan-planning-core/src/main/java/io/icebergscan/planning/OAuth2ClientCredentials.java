@@ -2,6 +2,7 @@ package io.icebergscan.planning;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -85,7 +86,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
         .clientId(clientId)
         .clientSecret(clientSecret)
         .tokenUri(tokenUri)
-        .scope(builder.scopes.isEmpty() ? Set.of(Builder.DEFAULT_SCOPE) : builder.scopes)
+        .scope(builder.scopes != null ? builder.scopes : Set.of(Builder.DEFAULT_SCOPE))
         .build();
     InMemoryReactiveClientRegistrationRepository registrations = new InMemoryReactiveClientRegistrationRepository(
         registration);
@@ -231,7 +232,8 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     private @Nullable String tokenUri;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
-    private final Set<String> scopes = new LinkedHashSet<>();
+    /** {@code null} until a scope is added or the scopes are set: then {@link #DEFAULT_SCOPE} is asked for. */
+    private @Nullable Set<String> scopes;
     private boolean secretInBody;
     private Duration refreshBefore = DEFAULT_REFRESH_BEFORE;
     private Duration defaultLifetime = DEFAULT_LIFETIME;
@@ -261,9 +263,18 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
       return this;
     }
 
-    /** Adds a scope to request; without any, {@value #DEFAULT_SCOPE} is requested. */
+    /** Adds a scope to request; without any added or {@linkplain #scopes set}, {@value #DEFAULT_SCOPE} is requested. */
     public Builder scope(String scope) {
+      if (this.scopes == null) {
+        this.scopes = new LinkedHashSet<>();
+      }
       this.scopes.add(Objects.requireNonNull(scope, "scope"));
+      return this;
+    }
+
+    /** The scopes to request, replacing any added; an empty collection requests none (no {@code scope}). */
+    public Builder scopes(Collection<String> scopes) {
+      this.scopes = new LinkedHashSet<>(scopes);
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.icebergscan.planning;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,7 +30,9 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * One plan's life: discovery, submission, polling until the catalog completes it, the plan-task walk,
@@ -41,6 +44,8 @@ final class PlanRun {
   private final CatalogClient client;
   private final RequestBodies bodies;
   private final ConcurrencyLimiter limiter;
+  /** The planner's executor, where a plan's requests are subscribed and its answers parsed. */
+  private final Scheduler scheduler;
   private final PlannerSettings settings;
   private final TableIdentifier table;
   private final int limit;
@@ -67,9 +72,11 @@ final class PlanRun {
   /** The plan's observation, the parent of its fetches'; set when the plan is subscribed. */
   private volatile Observation observation = Observation.NOOP;
 
-  PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, PlannerSettings settings,
+  PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, Scheduler scheduler,
+      PlannerSettings settings,
       Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table, ScanRequest request, int window) {
     this.client = client;
+    this.scheduler = scheduler;
     this.running = running;
     this.instrumentation = instrumentation;
     this.bodies = bodies;
@@ -92,9 +99,16 @@ final class PlanRun {
 
   /** Each non-empty task list of the plan, in walk order. */
   Flux<List<FileScanTask>> responses() {
+    // Subscribed on a planner thread, never the caller's: a plan's first request is then not made where the
+    // caller's own observation is current, which a tracer would prefer as the request's parent over the plan's,
+    // and a plan that fails at once does not fail inside the caller's subscribe call.
     Flux<List<FileScanTask>> planned = this.client.catalog()
         .flatMap(this::submit)
-        .flatMapMany(this::walk);
+        .flatMapMany(this::walk)
+        .subscribeOn(this.scheduler, false)
+        .onErrorMap(RejectedExecutionException.class,
+            refused -> new ScanPlanningException("planning " + this.table + " was refused by the planner's "
+                + "executor: the planner is closed, or the executor is", null, refused));
     return Flux.deferContextual(subscriber -> {
       this.deadline = System.nanoTime() + this.settings.planTimeout().toNanos();
       Observation observation = this.instrumentation.startPlan(this.table, subscriber);
@@ -102,8 +116,8 @@ final class PlanRun {
       AtomicLong delivered = new AtomicLong();
       AtomicReference<Throwable> failure = new AtomicReference<>();
       this.running.add(this);
-      return Instrumentation.subscribedWithin(observation, bounded(planned)
-              .contextWrite(context -> Instrumentation.within(context, observation)))
+      return bounded(planned)
+          .contextWrite(context -> Instrumentation.within(context, observation))
           .doOnNext(tasks -> delivered.addAndGet(tasks.size()))
           // abandon before the failure or cancel reaches the caller, who may close the planner right away
           .doOnError(error -> {
@@ -111,10 +125,15 @@ final class PlanRun {
             abandon();
           })
           .doOnCancel(this::abandon)
-          // and end the observation before the outcome reaches the caller, so a plan never outlives its parent
+          // end the observation before the outcome reaches the caller, so a plan never outlives its parent, and
+          // after a cancel has gone upstream, so that the fetches it aborted end before their plan
           .doOnTerminate(() -> ended(observation, failure.get() == null ? Outcome.SUCCESS : Outcome.FAILURE,
               failure.get(), delivered.get()))
-          .doOnCancel(() -> ended(observation, Outcome.CANCELLED, null, delivered.get()));
+          .doFinally(signal -> {
+            if (signal == SignalType.CANCEL) {
+              ended(observation, Outcome.CANCELLED, null, delivered.get());
+            }
+          });
     });
   }
 
@@ -225,10 +244,7 @@ final class PlanRun {
   private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
     this.requests.incrementAndGet();
     Observation observation = this.instrumentation.startFetch(this.table, planTask, this.observation);
-    // in scope while subscribing, which starts the request on this thread (see Instrumentation.subscribedWithin)
-    try (Observation.Scope scope = observation.openScope()) {
-      return subscribe(planTask, callback, observation);
-    }
+    return Instrumentation.withinScope(observation, () -> subscribe(planTask, callback, observation));
   }
 
   private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {

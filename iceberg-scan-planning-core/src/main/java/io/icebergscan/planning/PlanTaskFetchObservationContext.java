@@ -25,11 +25,16 @@ public final class PlanTaskFetchObservationContext extends Observation.Context {
   }
 
   /** How the fetch ended, or {@code null} while it runs. */
-  public @Nullable Outcome outcome() {
+  public synchronized @Nullable Outcome outcome() {
     return this.outcome;
   }
 
-  void outcome(Outcome outcome) {
+  /** Records how the fetch ended, unless it ended already: whether this call ended it. */
+  synchronized boolean ended(Outcome outcome) {
+    if (this.outcome != null) {
+      return false;
+    }
     this.outcome = outcome;
+    return true;
   }
 }

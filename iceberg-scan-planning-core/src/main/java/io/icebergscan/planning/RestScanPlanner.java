@@ -221,8 +221,8 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   private PlanRun newRun(TableIdentifier table, ScanRequest request, int window) {
-    return new PlanRun(this.client, this.bodies, this.limiter, this.settings, this.instrumentation, this.running,
-        table, request, window);
+    return new PlanRun(this.client, this.bodies, this.limiter, this.scheduler, this.settings, this.instrumentation,
+        this.running, table, request, window);
   }
 
   @Override

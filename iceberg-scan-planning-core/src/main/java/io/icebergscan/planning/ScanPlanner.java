@@ -1,6 +1,7 @@
 package io.icebergscan.planning;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -149,15 +150,17 @@ public interface ScanPlanner extends AutoCloseable {
       Objects.requireNonNull(uri, "uri");
       URI parsed;
       try {
-        parsed = URI.create(uri.strip());
+        parsed = new URI(uri.strip());
       }
-      catch (IllegalArgumentException invalid) {
-        throw new IllegalArgumentException("the catalog uri '" + uri + "' is not a URI: " + invalid.getMessage(),
-            invalid);
+      catch (URISyntaxException invalid) {
+        // the reason and where, not the exception: its message quotes the text, credentials included
+        throw new IllegalArgumentException("the catalog uri '" + CatalogClient.redacted(uri) + "' is not a URI: "
+            + invalid.getReason() + " at index " + invalid.getIndex());
       }
       if (!"http".equalsIgnoreCase(parsed.getScheme()) && !"https".equalsIgnoreCase(parsed.getScheme())
           || parsed.getHost() == null) {
-        throw new IllegalArgumentException("the catalog uri '" + uri + "' must be an absolute http(s) URI");
+        throw new IllegalArgumentException("the catalog uri '" + CatalogClient.redacted(uri)
+            + "' must be an absolute http(s) URI");
       }
       this.uri = parsed.toString();
       return this;
@@ -243,8 +246,8 @@ public interface ScanPlanner extends AutoCloseable {
 
     /**
      * The executor that parses and validates responses and drives the walk (a
-     * {@code ThreadPoolTaskExecutor} in a Spring application); it never blocks on I/O. Default: a
-     * {@code ThreadPoolTaskExecutor} of {@code maxConcurrency} threads owned by the planner.
+     * {@code ThreadPoolTaskExecutor} in a Spring application); it never blocks on I/O. Default: a pool of
+     * {@code maxConcurrency} daemon threads owned by the planner, ended when idle.
      */
     public Builder executor(Executor executor) {
       this.executor = executor;

@@ -324,6 +324,15 @@ class CatalogProtocolTest {
   }
 
   @Test
+  void aCatalogUriRefusedByTheBuilderIsQuotedWithoutItsCredentials() {
+    for (String refused : List.of("http://alice:s3cr3t@catalog example.com/api", "ftp://alice:s3cr3t@catalog.example.com")) {
+      assertThatThrownBy(() -> ScanPlanner.builder().uri(refused)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("catalog").hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice")
+          .satisfies(e -> assertThat(e.getCause()).isNull());
+    }
+  }
+
+  @Test
   void aConnectionDroppedMidAnswerIsRetriedAndThenATransportExceptionNamingTheHandle() throws Exception {
     enqueue(200, ALL_ENDPOINTS);
     enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");

@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.icebergscan.planning.ScriptedCatalog.Gate;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -40,8 +41,10 @@ class InstrumentationTest {
     this.catalog.close();
   }
 
+  private final ObservationRegistry registry = ObservationRegistry.create();
+
   private ScanPlanner planner() {
-    ObservationRegistry registry = ObservationRegistry.create();
+    ObservationRegistry registry = this.registry;
     registry.observationConfig().observationHandler(new ObservationHandler<>() {
       @Override
       public void onStop(Observation.Context context) {
@@ -143,7 +146,77 @@ class InstrumentationTest {
     assertThat(plan().getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "CANCELLED"));
     await().atMost(Duration.ofSeconds(10)).until(() -> fetches().size() == 1);
     assertThat(fetches().get(0).getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "CANCELLED"));
+    assertThat(this.stopped.indexOf(fetches().get(0))).as("the fetch ends before its plan")
+        .isLessThan(this.stopped.indexOf(plan()));
     gate.open();
+  }
+
+  @Test
+  void anObservationHandlerThatThrowsDisturbsNeitherThePlanNorItsObservations() {
+    this.catalog.everyPlan(json(200, completed("p", List.of("root"), List.of("a", "b"))))
+        .task("a", tasks(List.of("a1"), List.of()))
+        .task("b", tasks(List.of("b1"), List.of()));
+    ObservationRegistry registry = ObservationRegistry.create();
+    List<Observation.Context> stops = new CopyOnWriteArrayList<>();
+    registry.observationConfig()
+        // stops are notified in the reverse order of registration: the counter hears each before the failure
+        .observationHandler(new ObservationHandler<>() {
+          @Override
+          public void onStart(Observation.Context context) {
+            throw new IllegalStateException("handler bug at start");
+          }
+
+          @Override
+          public void onStop(Observation.Context context) {
+            throw new IllegalStateException("handler bug at stop");
+          }
+
+          @Override
+          public boolean supportsContext(Observation.Context context) {
+            // ours: WebClient's observations are Spring's to guard
+            return context instanceof ScanPlanningObservationContext
+                || context instanceof PlanTaskFetchObservationContext;
+          }
+        })
+        .observationHandler(new ObservationHandler<>() {
+          @Override
+          public void onStop(Observation.Context context) {
+            stops.add(context);
+          }
+
+          @Override
+          public boolean supportsContext(Observation.Context context) {
+            return true;
+          }
+        });
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).observationRegistry(registry).build()) {
+      assertThat(planner.plan(TABLE).tasks()).hasSize(3);
+      assertThat(planner.plan(TABLE).tasks()).as("the planner still plans").hasSize(3);
+    }
+    // an answered fetch whose stop threw is not stopped again as aborted or failed
+    await().atMost(Duration.ofSeconds(10)).until(() -> stops.stream()
+        .filter(ScanPlanningObservationContext.class::isInstance).count() == 2);
+    assertThat(stops).filteredOn(PlanTaskFetchObservationContext.class::isInstance).hasSize(4).doesNotHaveDuplicates()
+        .allSatisfy(fetch -> assertThat(((PlanTaskFetchObservationContext) fetch).outcome()).isEqualTo(Outcome.SUCCESS));
+  }
+
+  @Test
+  void aPlanThatEndsAtOnceLeavesNoObservationCurrentForTheCallersNextStep() {
+    this.catalog.config = "{\"defaults\":{},\"overrides\":{},\"endpoints\":[]}";
+    ScanPlanner planner = planner();
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(UnsupportedEndpointException.class);
+    List<Object> current = new CopyOnWriteArrayList<>();
+
+    // discovery is cached now: the missing endpoint is found while the stream is being subscribed
+    planner.planTasks(TABLE, ScanRequest.all())
+        .onErrorResume(failure -> {
+          Observation observation = this.registry.getCurrentObservation();
+          current.add(observation == null ? "none" : observation.getContextView().getName());
+          return reactor.core.publisher.Flux.empty();
+        })
+        .blockLast(Duration.ofSeconds(10));
+
+    assertThat(current).containsExactly("none");
   }
 
   @Test

@@ -91,6 +91,20 @@ class OAuth2ClientCredentialsTest {
   }
 
   @Test
+  void theCatalogScopeIsRequestedUnlessScopesAreGivenAndAnEmptySetRequestsNone() {
+    OAuth2ClientCredentials.Builder unscoped = OAuth2ClientCredentials.builder()
+        .tokenUri(this.server.url("/oauth/token").toString()).clientId("planner").clientSecret(SECRET)
+        .clock(this.clock);
+    planner(unscoped).plan(TABLE);
+    assertThat(this.catalog.tokenRequests.get(0).getBody().utf8()).contains("scope=catalog");
+    this.planner.close();
+
+    planner(unscoped.scopes(List.of())).plan(TABLE);
+    assertThat(this.catalog.tokenRequests.get(1).getBody().utf8()).contains("grant_type=client_credentials")
+        .doesNotContain("scope=");
+  }
+
+  @Test
   void theSecretCanTravelInTheFormAsApacheIcebergsClientsSendIt() {
     planner(credentials().secretInBody(true)).plan(TABLE);
 

@@ -53,12 +53,9 @@ class SpanTreeTest {
   void aBlockingPlansSpansNestUnderTheCallersCurrentObservation() {
     ScanPlanner planner = planner();
     Observation caller = Observation.start("caller", this.registry);
-    try (Observation.Scope scope = caller.openScope()) {
-      assertThat(planner.plan(TableIdentifier.of("db", "t"), ScanRequest.all()).walkDepth()).isEqualTo(3);
-    }
-    finally {
-      caller.stop();
-    }
+    caller.scoped(() -> assertThat(planner.plan(TableIdentifier.of("db", "t"), ScanRequest.all()).walkDepth())
+        .isEqualTo(3));
+    caller.stop();
 
     assertTree();
   }

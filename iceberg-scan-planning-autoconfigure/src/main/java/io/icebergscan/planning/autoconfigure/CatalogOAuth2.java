@@ -38,7 +38,7 @@ final class CatalogOAuth2 {
     map.from(oauth2.refreshBefore()).to(set("iceberg.rest.oauth2.refresh-before", builder::refreshBefore));
     map.from(oauth2.defaultTokenLifetime())
         .to(set("iceberg.rest.oauth2.default-token-lifetime", builder::defaultLifetime));
-    map.from(oauth2.scopes()).to(scopes -> scopes.forEach(builder::scope));
+    map.from(oauth2.scopes()).to(builder::scopes);
     return builder.build();
   }
 }

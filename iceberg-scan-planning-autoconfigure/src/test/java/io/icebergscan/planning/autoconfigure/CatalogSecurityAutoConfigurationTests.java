@@ -153,6 +153,23 @@ class CatalogSecurityAutoConfigurationTests {
   }
 
   @Test
+  void theCatalogScopeIsTheDefaultAndAnEmptyScopesPropertyRequestsNone() throws IOException {
+    String[] oauth2 = { startPlain(), "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET, "iceberg.rest.oauth2.client-authentication-method=client_secret_post" };
+    this.runner.withPropertyValues(oauth2).run(context -> {
+      context.getBean(ScanPlanner.class).plan(TABLE);
+      assertThat(this.catalog.tokenRequests).singleElement()
+          .satisfies(request -> assertThat(request.getBody().utf8()).contains("scope=catalog"));
+    });
+    this.runner.withPropertyValues(oauth2).withPropertyValues("iceberg.rest.oauth2.scopes=").run(context -> {
+      context.getBean(ScanPlanner.class).plan(TABLE);
+      assertThat(this.catalog.tokenRequests).hasSize(2).last()
+          .satisfies(request -> assertThat(request.getBody().utf8()).contains("client_id=planner")
+              .doesNotContain("scope="));
+    });
+  }
+
+  @Test
   void httpClientCustomizerBeansReachTheCatalogAndTheTokenEndpoint() throws IOException {
     this.runner.withPropertyValues(startPlain(), "iceberg.rest.oauth2.client-id=planner",
         "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET)

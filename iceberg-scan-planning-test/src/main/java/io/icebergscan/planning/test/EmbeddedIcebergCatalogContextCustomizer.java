@@ -1,6 +1,8 @@
 package io.icebergscan.planning.test;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
@@ -10,8 +12,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Starts a catalog for an application context, registers it as a bean, and, when the auto-configuration is on
- * the classpath, an {@code IcebergRestConnectionDetails} bean that points the planner at it (winning over
- * {@code iceberg.rest.*}); closes the catalog when that context closes.
+ * the classpath, a primary {@code IcebergRestConnectionDetails} bean that points the planner at it (winning over
+ * {@code iceberg.rest.*} and over the application's own connection details); closes the catalog when that
+ * context closes.
  *
  * <p>Equal (hence one cached context) when the annotation attributes are equal.
  */
@@ -32,9 +35,13 @@ final class EmbeddedIcebergCatalogContextCustomizer implements ContextCustomizer
   public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
     EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalogExtension.start(this.settings);
     context.getBeanFactory().registerSingleton(BEAN_NAME, catalog);
-    if (ClassUtils.isPresent(CONNECTION_DETAILS, context.getClassLoader())) {
-      context.getBeanFactory().registerSingleton(CONNECTION_DETAILS_BEAN_NAME,
-          new EmbeddedIcebergCatalogConnectionDetails(catalog));
+    if (ClassUtils.isPresent(CONNECTION_DETAILS, context.getClassLoader())
+        && context instanceof BeanDefinitionRegistry registry) {
+      // primary, so that it wins over connection details of the application's own, as over its properties
+      RootBeanDefinition details = new RootBeanDefinition(EmbeddedIcebergCatalogConnectionDetails.class,
+          () -> new EmbeddedIcebergCatalogConnectionDetails(catalog));
+      details.setPrimary(true);
+      registry.registerBeanDefinition(CONNECTION_DETAILS_BEAN_NAME, details);
     }
     context.addApplicationListener(new ApplicationListener<ContextClosedEvent>() {
       @Override
