@@ -108,8 +108,12 @@ final class PlanRun {
         .subscribeOn(this.scheduler, false)
         .onErrorMap(RejectedExecutionException.class,
             refused -> new ScanPlanningException("planning " + this.table + " was refused by the planner's "
-                + "executor: the planner is closed, or the executor is", null, refused));
+                + "executor", null, refused));
     return Flux.deferContextual(subscriber -> {
+      if (this.client.isClosed()) {
+        // before anything is handed to an executor that is gone
+        return Flux.error(new ScanPlanningException("planning " + this.table + " failed: the planner is closed"));
+      }
       this.deadline = System.nanoTime() + this.settings.planTimeout().toNanos();
       Observation observation = this.instrumentation.startPlan(this.table, subscriber);
       this.observation = observation;

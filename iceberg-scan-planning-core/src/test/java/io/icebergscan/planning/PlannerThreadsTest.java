@@ -223,6 +223,19 @@ class PlannerThreadsTest {
   }
 
   @Test
+  void aPlanAfterCloseFailsTypedAtOnce() {
+    this.catalog.everyPlan(json(200, completed("p", List.of("root"), List.of())));
+    ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).build();
+    assertThat(planner.plan(TABLE).tasks()).hasSize(1);
+    planner.close();
+
+    assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(ScanPlanningException.class)
+        .hasMessageContaining("the planner is closed");
+    assertThatThrownBy(() -> planner.planTasks(TABLE, ScanRequest.all()).blockLast(Duration.ofSeconds(10)))
+        .isExactlyInstanceOf(ScanPlanningException.class).hasMessageContaining("the planner is closed");
+  }
+
+  @Test
   void aBlockingPlanOnANonBlockingThreadIsRefused() {
     this.catalog.plan(json(200, completed("p", List.of("root"), List.of())));
     try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).build()) {

@@ -278,6 +278,11 @@ public final class CatalogClient {
     }
   }
 
+  /** Whether {@link #close} was called: every request is refused from then on. */
+  public boolean isClosed() {
+    return this.closed;
+  }
+
   /** Refuses new requests, lets background ones finish within {@code grace}, then cancels the rest. */
   public void close(Duration grace) {
     this.closed = true;
