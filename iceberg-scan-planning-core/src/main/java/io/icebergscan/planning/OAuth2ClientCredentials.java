@@ -68,46 +68,46 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
   /** 401, and 419 (AuthenticationTimeout), which the REST spec lets a catalog send for an expired token. */
   private static final Set<Integer> TOKEN_REFUSED = Set.of(401, 419);
 
+  private final Registration registration;
   private final ReactiveOAuth2AuthorizedClientManager manager;
   private final KeptToken kept = new KeptToken();
-  private final String tokenUri;
-  private final WebClientReactiveClientCredentialsTokenResponseClient tokenClient;
-  private final boolean tokenWebClientGiven;
   /** The token request in flight, which every request needing a token meanwhile waits for. */
   private final AtomicReference<@Nullable Mono<OAuth2AccessTokenResponse>> tokenRequest = new AtomicReference<>();
 
-  private OAuth2ClientCredentials(Builder builder, String tokenUri, String clientId, String clientSecret) {
-    this.tokenUri = tokenUri;
-    ClientRegistration registration = ClientRegistration.withRegistrationId(REGISTRATION_ID)
+  /** What the builder collected, fixed when it built: planners copy it, never change it. */
+  private record Registration(String tokenUri, String clientId, String clientSecret, Set<String> scopes,
+      boolean secretInBody, Duration refreshBefore, Duration defaultLifetime, Clock clock,
+      @Nullable WebClient webClient) {
+  }
+
+  /** @param plannersClient the HTTP client of the planner this filter serves, unless one was given */
+  private OAuth2ClientCredentials(Registration registration, @Nullable WebClient plannersClient) {
+    this.registration = registration;
+    ClientRegistration client = ClientRegistration.withRegistrationId(REGISTRATION_ID)
         .authorizationGrantType(AuthorizationGrantType.CLIENT_CREDENTIALS)
-        .clientAuthenticationMethod(builder.secretInBody
+        .clientAuthenticationMethod(registration.secretInBody()
             ? ClientAuthenticationMethod.CLIENT_SECRET_POST
             : ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-        .clientId(clientId)
-        .clientSecret(clientSecret)
-        .tokenUri(tokenUri)
-        .scope(builder.scopes != null ? builder.scopes : Set.of(Builder.DEFAULT_SCOPE))
+        .clientId(registration.clientId())
+        .clientSecret(registration.clientSecret())
+        .tokenUri(registration.tokenUri())
+        .scope(registration.scopes())
         .build();
-    InMemoryReactiveClientRegistrationRepository registrations = new InMemoryReactiveClientRegistrationRepository(
-        registration);
-
     WebClientReactiveClientCredentialsTokenResponseClient tokenClient =
         new WebClientReactiveClientCredentialsTokenResponseClient();
-    this.tokenClient = tokenClient;
-    this.tokenWebClientGiven = builder.webClient != null;
-    if (builder.webClient != null) {
-      tokenClient.setWebClient(builder.webClient);
+    WebClient webClient = registration.webClient() != null ? registration.webClient() : plannersClient;
+    if (webClient != null) {
+      tokenClient.setWebClient(webClient);
     }
-    Duration defaultLifetime = builder.defaultLifetime;
     ClientCredentialsReactiveOAuth2AuthorizedClientProvider provider =
         new ClientCredentialsReactiveOAuth2AuthorizedClientProvider();
     provider.setAccessTokenResponseClient(request -> shared(() -> tokenClient.getTokenResponse(request)
-        .map(response -> withLifetime(response, defaultLifetime))));
-    provider.setClockSkew(builder.refreshBefore);
-    provider.setClock(builder.clock);
-
+        .map(response -> withLifetime(response, registration.defaultLifetime()))));
+    provider.setClockSkew(registration.refreshBefore());
+    provider.setClock(registration.clock());
     AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager manager =
-        new AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager(registrations, this.kept);
+        new AuthorizedClientServiceReactiveOAuth2AuthorizedClientManager(
+            new InMemoryReactiveClientRegistrationRepository(client), this.kept);
     manager.setAuthorizedClientProvider(provider);
     this.manager = manager;
   }
@@ -128,16 +128,19 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
                     .then(Mono.defer(this::token))
                     .flatMap(current -> send(request, next, current))))
         .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
-            "no access token from " + CatalogClient.redacted(this.tokenUri) + ": " + failure.getMessage(), null,
+            "no access token from " + CatalogClient.redacted(this.registration.tokenUri()) + ": " + failure.getMessage(), null,
             failure));
   }
 
-  /** For the planner: without a {@link Builder#webClient} of its own, token requests use the planner's client. */
+  /**
+   * For a planner: a filter with this one's registration whose token requests go through the planner's client,
+   * and whose token is the planner's own; this filter is not changed. A filter given a {@link Builder#webClient}
+   * of its own serves every planner as it is.
+   */
   @Override
-  public void usePlannersClient(WebClient plannersClient) {
-    if (!this.tokenWebClientGiven) {
-      this.tokenClient.setWebClient(plannersClient);
-    }
+  public ExchangeFilterFunction forPlanner(WebClient plannersClient) {
+    return this.registration.webClient() != null ? this : new OAuth2ClientCredentials(this.registration,
+        plannersClient);
   }
 
   /** 401 or 419; or, as RFC 6750 allows, 403 with an {@code invalid_token} challenge. */
@@ -154,7 +157,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken)
         // no answer from the token endpoint (refused, reset, timed out): a transport failure there, not here
         .onErrorMap(failure -> !(failure instanceof OAuth2AuthorizationException),
-            failure -> new TransportException("POST " + CatalogClient.redacted(this.tokenUri) + " failed: "
+            failure -> new TransportException("POST " + CatalogClient.redacted(this.registration.tokenUri()) + " failed: "
                 + CatalogClient.cause(failure), null, failure));
   }
 
@@ -187,7 +190,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
 
   @Override
   public String toString() {
-    return "OAuth2ClientCredentials[tokenUri=" + CatalogClient.redacted(this.tokenUri) + "]";
+    return "OAuth2ClientCredentials[tokenUri=" + CatalogClient.redacted(this.registration.tokenUri()) + "]";
   }
 
   /** The one kept token: a single registration and principal, so a single slot. */
@@ -321,8 +324,10 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     }
 
     public OAuth2ClientCredentials build() {
-      return new OAuth2ClientCredentials(this, required(this.tokenUri, "tokenUri"), required(this.clientId, "clientId"),
-          required(this.clientSecret, "clientSecret"));
+      return new OAuth2ClientCredentials(new Registration(required(this.tokenUri, "tokenUri"),
+          required(this.clientId, "clientId"), required(this.clientSecret, "clientSecret"),
+          this.scopes != null ? Set.copyOf(this.scopes) : Set.of(DEFAULT_SCOPE), this.secretInBody,
+          this.refreshBefore, this.defaultLifetime, this.clock, this.webClient), null);
     }
 
     private static String required(@Nullable String value, String name) {

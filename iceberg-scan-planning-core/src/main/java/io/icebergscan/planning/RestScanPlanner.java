@@ -125,11 +125,12 @@ final class RestScanPlanner implements ScanPlanner {
     }
     // before the catalog's headers and filters, which are not for the token endpoint
     WebClient plannersClient = builder.clone().build();
-    connection.filters().stream().filter(TokenEndpointClient.class::isInstance)
-        .forEach(filter -> ((TokenEndpointClient) filter).usePlannersClient(plannersClient));
+    List<ExchangeFilterFunction> filters = connection.filters().stream()
+        .map(filter -> filter instanceof TokenEndpointClient tokens ? tokens.forPlanner(plannersClient) : filter)
+        .toList();
     WebClient planningClient = builder
         .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
-        .filters(filters -> filters.addAll(connection.filters()))
+        .filters(all -> all.addAll(filters))
         .build();
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);

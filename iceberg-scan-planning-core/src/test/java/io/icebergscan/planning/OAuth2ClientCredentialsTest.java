@@ -104,6 +104,33 @@ class OAuth2ClientCredentialsTest {
         .doesNotContain("scope=");
   }
 
+  /**
+   * Each planner takes the filter's settings, not the filter: a filter that planners shared ended up with the
+   * last planner's HTTP client, so one planner's token requests went out with another's connection settings
+   * (and through its pool, even after that planner closed).
+   */
+  @Test
+  void oneFilterSharedByPlannersSendsEachPlannersTokenRequestsThroughItsOwnClient() {
+    this.server.setDispatcher(this.catalog);
+    OAuth2ClientCredentials shared = credentials().build();
+    try (ScanPlanner first = plannerNamed("first", shared)) {
+      ScanPlanner second = plannerNamed("second", shared);
+      assertThat(first.plan(TABLE).tasks()).hasSize(4);
+      assertThat(second.plan(TABLE).tasks()).hasSize(4);
+      second.close();
+      // past the kept token's expiry: the first planner needs a token again
+      this.clock.advance(Duration.ofHours(2));
+      assertThat(first.plan(TABLE).tasks()).hasSize(4);
+    }
+    assertThat(this.catalog.tokenRequests).extracting(request -> request.getHeaders().get("X-Planner"))
+        .containsExactly("first", "second", "first");
+  }
+
+  private ScanPlanner plannerNamed(String name, OAuth2ClientCredentials filter) {
+    return ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0)
+        .httpClient(client -> client.headers(headers -> headers.set("X-Planner", name))).filter(filter).build();
+  }
+
   @Test
   void theSecretCanTravelInTheFormAsApacheIcebergsClientsSendIt() {
     planner(credentials().secretInBody(true)).plan(TABLE);
