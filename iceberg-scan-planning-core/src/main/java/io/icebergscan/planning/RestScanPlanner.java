@@ -35,6 +35,7 @@ import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.client.HttpClient;
@@ -160,12 +161,7 @@ final class RestScanPlanner implements ScanPlanner {
       throw new IllegalStateException("plan() was called on a planner thread (for example from a planTasks() "
           + "subscriber), where blocking can deadlock the planner; use planTasks() and compose instead");
     }
-    if (Schedulers.isInNonBlockingThread()) {
-      // e.g. a WebFlux handler on a Reactor Netty event loop: the requests this call waits for may need that loop
-      throw new IllegalStateException("plan() was called on the non-blocking thread " + Thread.currentThread().getName()
-          + " (a Reactor Netty event loop serving a WebFlux request, say), where blocking can stall the requests it "
-          + "waits for; use planTasks() there");
-    }
+    refuseToBlockOnANonBlockingThread("plan()", "use planTasks() there");
     long started = System.nanoTime();
     // The whole plan is kept anyway, so fetches may run as far ahead of the cursor as the graph allows.
     PlanRun run = newRun(table, request, Integer.MAX_VALUE);
@@ -192,6 +188,15 @@ final class RestScanPlanner implements ScanPlanner {
     lists.forEach(tasks::addAll);
     return new ScanPlan(run.planId(), tasks, run.storageCredentials(), run.planTasksFetched(), run.walkDepth(),
         run.requestsMade(), Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  /** E.g. a WebFlux handler on a Reactor Netty event loop: the requests the call waits for may need that loop. */
+  private static void refuseToBlockOnANonBlockingThread(String call, String instead) {
+    if (Schedulers.isInNonBlockingThread()) {
+      throw new IllegalStateException(call + " was called on the non-blocking thread " + Thread.currentThread().getName()
+          + " (a Reactor Netty event loop serving a WebFlux request, say), where blocking can stall the requests it "
+          + "waits for; " + instead);
+    }
   }
 
   private static long backstopMillis(Duration planTimeout) {
@@ -238,14 +243,13 @@ final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public CatalogCheck checkCatalog(Duration timeout) {
+    refuseToBlockOnANonBlockingThread("checkCatalog()", "call it from a blocking thread");
     long started = System.nanoTime();
-    CatalogClient.Catalog catalog;
-    try {
-      catalog = this.client.discoverNow().block(timeout);
-    }
-    catch (IllegalStateException timedOut) {
-      throw new TransportException("GET /v1/config got no answer within " + timeout, null, timedOut);
-    }
+    // the timeout is the check's own signal: block() alone cannot tell it from a block() refused for its thread
+    CatalogClient.Catalog catalog = this.client.discoverNow()
+        .timeout(timeout, Mono.error(() -> new TransportException("GET /v1/config got no answer within " + timeout,
+            null, new TimeoutException(timeout.toString()))))
+        .block();
     Duration responseTime = Duration.ofNanos(System.nanoTime() - started);
     Map<String, Boolean> endpoints = new LinkedHashMap<>();
     for (String endpoint : List.of(CatalogClient.SUBMIT, CatalogClient.POLL, CatalogClient.CANCEL,

@@ -251,6 +251,19 @@ class InstrumentationTest {
         .containsEntry("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks", false);
   }
 
+  /** A check refused on a non-blocking thread is reported as such, not as a catalog that did not answer. */
+  @Test
+  void aCatalogCheckOnANonBlockingThreadIsRefusedNotReportedAsATimeout() {
+    ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).build();
+    this.planners.add(planner);
+
+    assertThatThrownBy(() -> reactor.core.publisher.Mono.fromCallable(() -> planner.checkCatalog(Duration.ofSeconds(5)))
+        .subscribeOn(reactor.core.scheduler.Schedulers.parallel()).block(Duration.ofSeconds(10)))
+        .isInstanceOf(IllegalStateException.class).isNotInstanceOf(TransportException.class)
+        .hasMessageContaining("non-blocking");
+    assertThat(planner.checkCatalog(Duration.ofSeconds(5)).supportsPlanning()).isTrue();
+  }
+
   @Test
   void theCatalogCheckGivesUpAtItsTimeout() throws Exception {
     try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
