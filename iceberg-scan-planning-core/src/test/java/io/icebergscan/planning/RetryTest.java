@@ -7,8 +7,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -62,6 +64,29 @@ class RetryTest {
 
   private static String error(int status) {
     return "{\"error\":{\"message\":\"try later\",\"type\":\"ServiceUnavailableException\",\"code\":" + status + "}}";
+  }
+
+  /** A failure of code, not of the network (a filter's bug here), is neither retried nor called a transport one. */
+  @Test
+  void aBugInTheRequestPathIsNotRetriedNorReportedAsATransportFailure() throws Exception {
+    enqueue(200, ALL_ENDPOINTS);
+    AtomicInteger calls = new AtomicInteger();
+    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(3)
+        .retryInitialDelay(Duration.ofMillis(5))
+        .filter((request, next) -> {
+          if (request.method().name().equals("POST")) {
+            calls.incrementAndGet();
+            throw new IllegalStateException("a bug in a filter");
+          }
+          return next.exchange(request);
+        })
+        .build();
+
+    assertThatThrownBy(() -> this.planner.plan(TABLE)).isExactlyInstanceOf(ScanPlanningException.class)
+        .hasMessageContaining("IllegalStateException: a bug in a filter")
+        .hasRootCauseInstanceOf(IllegalStateException.class);
+    assertThat(calls).as("sent once, not retried").hasValue(1);
+    assertThat(requests()).hasSize(1);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.icebergscan.planning.internal.http;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,8 @@ import io.icebergscan.planning.internal.wire.ScanTasksParser;
 import io.icebergscan.planning.internal.wire.WireTypes.CatalogConfig;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.netty.channel.ChannelException;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.ReadTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -43,6 +46,7 @@ import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
+import reactor.netty.channel.AbortedException;
 import reactor.util.retry.Retry;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -50,9 +54,10 @@ import tools.jackson.databind.json.JsonMapper;
  * The catalog's HTTP surface used by planning: discovery, submit, poll, cancel and fetch.
  *
  * <p>Bodies are read as bytes on the network thread and parsed on the planner's executor, so
- * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP
- * errors through {@link CatalogErrors}, payloads through the message parsers of {@code internal.wire}, and anything else
- * (refused, reset, oversized) as a {@link ScanPlanningException}.
+ * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP errors through
+ * {@link CatalogErrors}, payloads through the message parsers of {@code internal.wire}, failures of the connection
+ * (refused, reset, timed out) as a {@link TransportException}, an oversized answer as malformed, and anything else
+ * as a plain {@link ScanPlanningException}, which is never retried.
  */
 public final class CatalogClient {
 
@@ -348,7 +353,7 @@ public final class CatalogClient {
           throw CatalogErrors.map(call, raw.status, this.errors.parse(raw.body), planTask, retryAfter(raw.headers));
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
-            failure -> transportFailure(method, uri, planTask, failure))
+            failure -> failed(method, uri, planTask, failure))
         .onErrorMap(failure -> planTask != null && failure instanceof ScanPlanningException known
             && known.planTask() == null, failure -> withPlanTask((ScanPlanningException) failure, planTask))
         .retryWhen(retry);
@@ -376,15 +381,33 @@ public final class CatalogClient {
     }
   }
 
-  private ScanPlanningException transportFailure(HttpMethod method, String uri, @Nullable String planTask,
-      Throwable failure) {
+  /**
+   * A failure that is not yet a planning exception: an answer over the size limit is malformed, a failure of the
+   * connection or the exchange a {@link TransportException} (retryable), and anything else (a bug in a filter or
+   * in handling an answer) a plain {@link ScanPlanningException}, which is never retried.
+   */
+  private ScanPlanningException failed(HttpMethod method, String uri, @Nullable String planTask, Throwable failure) {
     String shown = redacted(uri);
     if (failure instanceof DataBufferLimitException
         || failure.getCause() instanceof DataBufferLimitException) {
       return new MalformedResponseException("the response to " + method + " " + shown + " is larger than the limit of "
           + this.maxResponseBytes + " bytes", null, planTask);
     }
-    return new TransportException(redacted(method + " " + uri + " failed: " + cause(failure)), planTask, failure);
+    String message = redacted(method + " " + uri + " failed: " + cause(failure));
+    return transport(failure) ? new TransportException(message, planTask, failure)
+        : new ScanPlanningException(message, planTask, failure);
+  }
+
+  /** Failures of the connection or the exchange: I/O, TLS, timeouts, HTTP framing, a closed or aborted channel. */
+  static boolean transport(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IOException || cause instanceof java.util.concurrent.TimeoutException
+          || cause instanceof ChannelException || cause instanceof DecoderException
+          || cause instanceof AbortedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** What failed below WebClient, whose own exception may say no more than its class name. */
