@@ -19,6 +19,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,6 +73,13 @@ class ArchitectureTest {
     noClasses().that().resideInAnyPackage("io.icebergscan.planning.model..", "io.icebergscan.planning.exceptions..")
         .should().dependOnClassesThat().resideInAnyPackage("io.icebergscan.planning", INTERNAL)
         .check(CORE);
+  }
+
+  /** A failure is a value: what it says cannot change after it was thrown (RestException's Retry-After could). */
+  @Test
+  void exceptionsAreImmutable() {
+    fields().that().areDeclaredInClassesThat().resideInAPackage("io.icebergscan.planning.exceptions..")
+        .and().areNotStatic().should().beFinal().check(CORE);
   }
 
   @Test
