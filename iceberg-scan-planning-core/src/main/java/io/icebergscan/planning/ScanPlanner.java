@@ -366,10 +366,8 @@ public interface ScanPlanner extends AutoCloseable {
         throw new IllegalStateException("sslContext applies to the planner's own HTTP client: configure TLS on the "
             + "WebClient passed to webClient(...) instead, or pass a webClientBuilder");
       }
-      if (this.pollMaxDelay.compareTo(this.pollInitialDelay) < 0) {
-        throw new IllegalArgumentException("pollMaxDelay " + this.pollMaxDelay + " is shorter than pollInitialDelay "
-            + this.pollInitialDelay);
-      }
+      notShorter(this.pollMaxDelay, "pollMaxDelay", this.pollInitialDelay, "pollInitialDelay");
+      notShorter(this.retryMaxDelay, "retryMaxDelay", this.retryInitialDelay, "retryInitialDelay");
       PlannerSettings settings = new PlannerSettings(this.maxConcurrency, this.planTimeout, this.pollInitialDelay,
           this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
       return new RestScanPlanner(new RestScanPlanner.Connection(this.uri, this.warehouse, this.prefix,
@@ -387,6 +385,13 @@ public interface ScanPlanner extends AutoCloseable {
         throw new IllegalArgumentException(name + " must be positive: " + duration);
       }
       return duration;
+    }
+
+    /** A backoff's cap is not below its first wait. */
+    private static void notShorter(Duration max, String maxName, Duration initial, String initialName) {
+      if (max.compareTo(initial) < 0) {
+        throw new IllegalArgumentException(maxName + " " + max + " is shorter than " + initialName + " " + initial);
+      }
     }
 
     private static int atLeast(int minimum, int value, String name) {

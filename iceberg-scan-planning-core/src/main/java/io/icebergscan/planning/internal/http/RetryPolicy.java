@@ -74,7 +74,11 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
    * the upper half), so that many clients backing off together do not act in lock step.
    */
   public static Duration backoff(Duration initial, Duration cap, long attempt) {
-    long exponential = Math.min(cap.toMillis(), initial.toMillis() << Math.min(attempt, 30));
+    long capMillis = cap.toMillis();
+    long initialMillis = initial.toMillis();
+    int doublings = (int) Math.min(Math.max(attempt, 0), 62);
+    // initial * 2^doublings, or the cap once that passes it: compared before shifting, so it cannot overflow
+    long exponential = initialMillis > capMillis >> doublings ? capMillis : initialMillis << doublings;
     return Duration.ofMillis(exponential / 2 + ThreadLocalRandom.current().nextLong(exponential / 2 + 1));
   }
 }
