@@ -159,6 +159,11 @@ final class PlanRun {
     return this.requests.get();
   }
 
+  /** One request of this plan goes out: a submission, a poll or a fetch, or a retry of one. */
+  private void sending() {
+    this.requests.incrementAndGet();
+  }
+
   int planTasksFetched() {
     PlanTaskWalk current = this.walk;
     return current == null ? 0 : current.fetchesStarted();
@@ -174,11 +179,11 @@ final class PlanRun {
     TablePaths tablePaths = this.client.paths(catalog, this.table.namespace(), this.table.name());
     this.catalog = catalog;
     this.paths = tablePaths;
-    this.requests.incrementAndGet();
-    return this.client.submit(catalog, tablePaths, this.planRequest, this.defaultResidual).flatMap(answer -> {
-      this.planId = answer.value().planId();
-      return settle(answer.value(), answer.retryAfter(), 0);
-    });
+    return this.client.submit(catalog, tablePaths, this.planRequest, this.defaultResidual, this::sending)
+        .flatMap(answer -> {
+          this.planId = answer.value().planId();
+          return settle(answer.value(), answer.retryAfter(), 0);
+        });
   }
 
   /** Follows the plan's status until it is completed, polling while it is submitted. */
@@ -208,10 +213,7 @@ final class PlanRun {
               + " again in " + retryAfter + ", after the plan timeout of " + this.settings.planTimeout()));
         }
         return Mono.delay(this.settings.pollDelay(polls, retryAfter))
-            .then(Mono.defer(() -> {
-              this.requests.incrementAndGet();
-              return this.client.poll(this.paths, id, this.defaultResidual);
-            }))
+            .then(Mono.defer(() -> this.client.poll(this.paths, id, this.defaultResidual, this::sending)))
             .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
       }
     }
@@ -246,14 +248,13 @@ final class PlanRun {
   }
 
   private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
-    this.requests.incrementAndGet();
     Observation observation = this.instrumentation.startFetch(this.table, planTask, this.observation);
     return Instrumentation.withinScope(observation, () -> subscribe(planTask, callback, observation));
   }
 
   private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {
     Disposable fetch = this.client
-        .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual)
+        .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual, this::sending)
         .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
         .contextWrite(context -> Instrumentation.within(context, observation))
         .subscribe(tasks -> {

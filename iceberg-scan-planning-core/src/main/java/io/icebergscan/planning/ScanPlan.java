@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param storageCredentials credentials the catalog vended for reading the files (may be empty)
  * @param planTasksFetched the number of distinct plan-task handles fetched
  * @param walkDepth the deepest level of plan-tasks fetched (0 when the plan needed no fetch)
- * @param requestsMade HTTP requests this plan made: the submission, each poll and each fetch
+ * @param requestsMade HTTP requests this plan sent: the submission, each poll and each plan-task fetch, every
+ *     retry included; not the discovery a planner's plans share, nor the DELETE of an abandoned plan
  * @param elapsed wall time from the first request to the last answer
  */
 public record ScanPlan(

@@ -248,4 +248,21 @@ class RetryTest {
     assertThat(requests.get(2).getHeaders().get("Idempotency-Key"))
         .isEqualTo(requests.get(3).getHeaders().get("Idempotency-Key"));
   }
+
+  /** What a plan counts is what the catalog saw of it: the submission, the fetch and the fetch's retry. */
+  @Test
+  void requestsMadeCountsEveryRequestTheCatalogSawOfThePlanRetriesIncluded() throws Exception {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(503, error(503));
+    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"h1\"]}");
+    enqueue(503, error(503));
+    enqueue(200, "{\"file-scan-tasks\":[" + TestTasks.json("a.parquet") + "]}");
+
+    ScanPlan plan = planner(3, Duration.ofMillis(50)).plan(TABLE);
+
+    List<RecordedRequest> requests = requests();
+    assertThat(requests).hasSize(5);
+    assertThat(requests.get(0).getTarget()).isEqualTo("/v1/config");
+    assertThat(plan.requestsMade()).as("all but the discovery").isEqualTo(4);
+  }
 }

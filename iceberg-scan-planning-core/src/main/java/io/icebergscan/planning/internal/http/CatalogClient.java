@@ -75,6 +75,9 @@ public final class CatalogClient {
    */
   public static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
   private static final byte[] NO_BODY = new byte[0];
+  /** Discovery (shared by a planner's plans) and the DELETE of an abandoned plan belong to no plan's count. */
+  private static final Runnable NOT_COUNTED = () -> {
+  };
 
   /** What discovery tells about the catalog; paths are built from it. */
   public record Catalog(@Nullable String prefix, String namespaceSeparator, @Nullable Set<String> endpoints,
@@ -175,7 +178,8 @@ public final class CatalogClient {
   private Mono<Catalog> discover(Retry retry) {
     String uri = this.baseUri + "/v1/config"
         + (this.warehouse != null ? "?warehouse=" + encode(this.warehouse) : "");
-    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, retry, raw -> {
+    return exchange(HttpMethod.GET, uri, this.displayUri + "/v1/config", null, Call.CONFIG, null, NOT_COUNTED, retry,
+        raw -> {
       CatalogConfig config = this.configs.parse(raw.body);
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
@@ -253,14 +257,15 @@ public final class CatalogClient {
    * answers that say it was not processed (429, 503) or a connection that was never made.
    */
   public Mono<Answer<PlanningResult>> submit(Catalog catalog, TablePaths paths, byte[] request,
-      @Nullable String defaultResidual) {
-    return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null,
+      @Nullable String defaultResidual, Runnable sending) {
+    return exchange(HttpMethod.POST, paths.plan(), paths.planTemplate(), request, Call.SUBMIT, null, sending,
         catalog.idempotencyKeys() ? this.retries : this.retryPolicy.retry(false),
         raw -> new Answer<>(this.plans.parse(raw.body, true, defaultResidual), retryAfter(raw.headers)));
   }
 
-  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
-    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null,
+  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual,
+      Runnable sending) {
+    return exchange(HttpMethod.GET, paths.plan(planId), paths.planIdTemplate(), null, Call.POLL, null, sending,
         this.retries,
         raw -> new Answer<>(this.plans.parse(raw.body, false, defaultResidual), retryAfter(raw.headers)));
   }
@@ -306,19 +311,21 @@ public final class CatalogClient {
 
   public Mono<Void> cancel(TablePaths paths, String planId) {
     return exchange(HttpMethod.DELETE, paths.plan(planId), paths.planIdTemplate(), null, Call.CANCEL, null,
-        this.retries,
+        NOT_COUNTED, this.retries,
         raw -> Boolean.TRUE).then();
   }
 
-  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual) {
+  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, @Nullable String defaultResidual,
+      Runnable sending) {
     // a fetch only reads: sending it again is safe whatever the catalog says about keys
     return exchange(HttpMethod.POST, paths.tasks(), paths.tasksTemplate(), request, Call.FETCH_TASKS, planTask,
-        this.retries,
+        sending, this.retries,
         raw -> this.tasks.parse(raw.body, planTask, defaultResidual));
   }
 
+  /** @param sending run as each attempt is sent, retries included: what a plan counts as its requests */
   private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
-      @Nullable String planTask, Retry retry, Function<Raw, T> onSuccess) {
+      @Nullable String planTask, Runnable sending, Retry retry, Function<Raw, T> onSuccess) {
     if (this.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", planTask, null));
     }
@@ -341,6 +348,8 @@ public final class CatalogClient {
                 ? Mono.just(NO_BODY) : Mono.error(tooLarge))
             .defaultIfEmpty(NO_BODY)
             .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)))
+        // each retry subscribes again
+        .doOnSubscribe(attempt -> sending.run())
         // the response timeout bounds each silence, not a body that trickles in: this bounds the whole
         .timeout(this.requestTimeout, Mono.error(() -> new TransportException(redacted(method + " " + uri)
             + " got no complete answer within the request timeout of " + this.requestTimeout, planTask,
