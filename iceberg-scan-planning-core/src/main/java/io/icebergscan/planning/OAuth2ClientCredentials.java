@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import org.jspecify.annotations.Nullable;
@@ -128,7 +129,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
                     .then(Mono.defer(this::token))
                     .flatMap(current -> send(request, next, current))))
         .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
-            "no access token from " + CatalogClient.redacted(this.registration.tokenUri()) + ": " + failure.getMessage(), null,
+            "no access token from " + Redaction.maskUserInfo(this.registration.tokenUri()) + ": " + failure.getMessage(), null,
             failure));
   }
 
@@ -157,7 +158,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken)
         // no answer from the token endpoint (refused, reset, timed out): a transport failure there, not here
         .onErrorMap(failure -> !(failure instanceof OAuth2AuthorizationException),
-            failure -> new TransportException("POST " + CatalogClient.redacted(this.registration.tokenUri()) + " failed: "
+            failure -> new TransportException("POST " + Redaction.maskUserInfo(this.registration.tokenUri()) + " failed: "
                 + CatalogClient.cause(failure), null, failure));
   }
 
@@ -190,7 +191,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
 
   @Override
   public String toString() {
-    return "OAuth2ClientCredentials[tokenUri=" + CatalogClient.redacted(this.registration.tokenUri()) + "]";
+    return "OAuth2ClientCredentials[tokenUri=" + Redaction.maskUserInfo(this.registration.tokenUri()) + "]";
   }
 
   /** The one kept token: a single registration and principal, so a single slot. */
@@ -249,7 +250,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     /** The token endpoint, e.g. the catalog's {@code …/v1/oauth/tokens} or an identity provider's. */
     public Builder tokenUri(String tokenUri) {
       if (!tokenUri.startsWith("http://") && !tokenUri.startsWith("https://")) {
-        throw new IllegalArgumentException("the token uri '" + CatalogClient.redacted(tokenUri)
+        throw new IllegalArgumentException("the token uri '" + Redaction.maskUserInfo(tokenUri)
             + "' must be an absolute http(s) URI");
       }
       this.tokenUri = tokenUri;

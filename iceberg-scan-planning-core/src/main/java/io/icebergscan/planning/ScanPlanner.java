@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
+import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.RetryPolicy;
@@ -154,12 +155,12 @@ public interface ScanPlanner extends AutoCloseable {
       }
       catch (URISyntaxException invalid) {
         // the reason and where, not the exception: its message quotes the text, credentials included
-        throw new IllegalArgumentException("the catalog uri '" + CatalogClient.redacted(uri) + "' is not a URI: "
+        throw new IllegalArgumentException("the catalog uri '" + Redaction.maskUserInfo(uri) + "' is not a URI: "
             + invalid.getReason() + " at index " + invalid.getIndex());
       }
       if (!"http".equalsIgnoreCase(parsed.getScheme()) && !"https".equalsIgnoreCase(parsed.getScheme())
           || parsed.getHost() == null) {
-        throw new IllegalArgumentException("the catalog uri '" + CatalogClient.redacted(uri)
+        throw new IllegalArgumentException("the catalog uri '" + Redaction.maskUserInfo(uri)
             + "' must be an absolute http(s) URI");
       }
       this.uri = parsed.toString();

@@ -317,7 +317,7 @@ class CatalogProtocolTest {
     }
     ScanPlanner planner = planner(ScanPlanner.builder().uri("http://alice:s3cr3t@127.0.0.1:" + port + "/catalog"));
     assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(TransportException.class)
-        .hasMessageContaining("http://127.0.0.1:" + port + "/catalog/v1/config")
+        .hasMessageContaining("http://******@127.0.0.1:" + port + "/catalog/v1/config")
         .hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice");
     assertThat(planner.toString()).contains("http://127.0.0.1:" + port + "/catalog").doesNotContain("s3cr3t")
         .doesNotContain("alice");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.icebergscan.planning.exceptions.Redaction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -58,7 +59,7 @@ public record IcebergRestProperties(
   /** Never shows the token or header values: they often hold credentials. */
   @Override
   public String toString() {
-    return "IcebergRestProperties[uri=" + maskedUserInfo(this.uri) + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
+    return "IcebergRestProperties[uri=" + Redaction.maskUserInfo(this.uri) + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
         + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
         + ", oauth2=" + this.oauth2 + ", ssl=" + this.ssl + ", connectTimeout=" + this.connectTimeout
         + ", responseTimeout=" + this.responseTimeout + ", requestTimeout=" + this.requestTimeout
@@ -69,10 +70,6 @@ public record IcebergRestProperties(
     return secret != null ? "******" : null;
   }
 
-  /** A URI with its user info, which may hold credentials, masked: for {@code toString} and the actuator. */
-  static @Nullable String maskedUserInfo(@Nullable String uri) {
-    return uri == null ? null : uri.replaceAll("(?i)^([a-z][a-z0-9+.-]*://)[^/?#@]*@", "$1******@");
-  }
 
   /**
    * OAuth2 client-credentials authentication against the catalog, through Spring Security's OAuth2
@@ -119,7 +116,7 @@ public record IcebergRestProperties(
     @Override
     public String toString() {
       return "OAuth2[clientId=" + this.clientId + ", clientSecret=" + masked(this.clientSecret) + ", tokenUri="
-          + maskedUserInfo(this.tokenUri) + ", scopes=" + this.scopes + ", clientAuthenticationMethod="
+          + Redaction.maskUserInfo(this.tokenUri) + ", scopes=" + this.scopes + ", clientAuthenticationMethod="
           + this.clientAuthenticationMethod + ", refreshBefore=" + this.refreshBefore + ", defaultTokenLifetime="
           + this.defaultTokenLifetime + "]";
     }

@@ -1,5 +1,6 @@
 package io.icebergscan.planning.autoconfigure;
 
+import io.icebergscan.planning.exceptions.Redaction;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,7 +34,7 @@ public final class ScanPlanningSanitizingAutoConfiguration {
     }
     if (key.equals("icebergresturi") || key.equals("icebergrestoauth2tokenuri")) {
       String value = data.getValue().toString();
-      String redacted = IcebergRestProperties.maskedUserInfo(value);
+      String redacted = Redaction.maskUserInfo(value);
       return redacted.equals(value) ? data : data.withValue(redacted);
     }
     return data;

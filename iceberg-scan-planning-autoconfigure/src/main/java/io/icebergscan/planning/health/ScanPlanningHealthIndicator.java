@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 import io.icebergscan.planning.CatalogCheck;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -22,9 +22,6 @@ import org.springframework.boot.health.contributor.Health;
  * DOWN, the {@code reason} or the {@code error}.
  */
 public final class ScanPlanningHealthIndicator extends AbstractHealthIndicator {
-
-  /** User info in a URI that a failure message may quote: {@code scheme://user:secret@}. */
-  private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]+@");
 
   /** The default longest time a check waits for the catalog. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
@@ -60,7 +57,7 @@ public final class ScanPlanningHealthIndicator extends AbstractHealthIndicator {
     catch (ScanPlanningException unavailable) {
       // An unreachable or failing catalog is a state of an outside system, not a bug here: report it
       // without the stack trace that AbstractHealthIndicator would log at WARN on every check.
-      builder.down().withDetail("error", unavailable.getClass().getName() + ": " + withoutUserInfo(
+      builder.down().withDetail("error", unavailable.getClass().getName() + ": " + Redaction.maskUserInfo(
           String.valueOf(unavailable.getMessage())));
       return;
     }
@@ -84,9 +81,5 @@ public final class ScanPlanningHealthIndicator extends AbstractHealthIndicator {
         .filter(endpoint -> !endpoint.getValue())
         .map(Map.Entry::getKey)
         .toList());
-  }
-
-  private static String withoutUserInfo(String message) {
-    return USER_INFO.matcher(message).replaceAll("");
   }
 }

@@ -21,6 +21,7 @@ import java.util.function.Function;
 
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
+import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
@@ -351,7 +352,7 @@ public final class CatalogClient {
         // each retry subscribes again
         .doOnSubscribe(attempt -> sending.run())
         // the response timeout bounds each silence, not a body that trickles in: this bounds the whole
-        .timeout(this.requestTimeout, Mono.error(() -> new TransportException(redacted(method + " " + uri)
+        .timeout(this.requestTimeout, Mono.error(() -> new TransportException(Redaction.maskUserInfo(method + " " + uri)
             + " got no complete answer within the request timeout of " + this.requestTimeout, planTask,
             new TimeoutException("request timeout"))))
         .publishOn(this.parseScheduler)
@@ -396,13 +397,13 @@ public final class CatalogClient {
    * in handling an answer) a plain {@link ScanPlanningException}, which is never retried.
    */
   private ScanPlanningException failed(HttpMethod method, String uri, @Nullable String planTask, Throwable failure) {
-    String shown = redacted(uri);
+    String shown = Redaction.maskUserInfo(uri);
     if (failure instanceof DataBufferLimitException
         || failure.getCause() instanceof DataBufferLimitException) {
       return new MalformedResponseException("the response to " + method + " " + shown + " is larger than the limit of "
           + this.maxResponseBytes + " bytes", null, planTask);
     }
-    String message = redacted(method + " " + uri + " failed: " + cause(failure));
+    String message = Redaction.maskUserInfo(method + " " + uri + " failed: " + cause(failure));
     return transport(failure) ? new TransportException(message, planTask, failure)
         : new ScanPlanningException(message, planTask, failure);
   }
@@ -432,10 +433,6 @@ public final class CatalogClient {
     return root.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
   }
 
-  /** Text with the user info of every URI in it removed, since it may hold credentials: for messages and logs. */
-  public static String redacted(String text) {
-    return text.replaceAll("([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\\s]*@", "$1");
-  }
 
   /** Seconds or an HTTP-date (RFC 9110); anything else is ignored. */
   public static @Nullable Duration retryAfter(HttpHeaders headers) {
