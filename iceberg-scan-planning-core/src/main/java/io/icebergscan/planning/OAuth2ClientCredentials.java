@@ -3,6 +3,7 @@ package io.icebergscan.planning;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -325,10 +326,12 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     }
 
     public OAuth2ClientCredentials build() {
+      // in the order given: the scope parameter is sent as written
+      Set<String> scopes = this.scopes != null ? Collections.unmodifiableSet(new LinkedHashSet<>(this.scopes))
+          : Set.of(DEFAULT_SCOPE);
       return new OAuth2ClientCredentials(new Registration(required(this.tokenUri, "tokenUri"),
-          required(this.clientId, "clientId"), required(this.clientSecret, "clientSecret"),
-          this.scopes != null ? Set.copyOf(this.scopes) : Set.of(DEFAULT_SCOPE), this.secretInBody,
-          this.refreshBefore, this.defaultLifetime, this.clock, this.webClient), null);
+          required(this.clientId, "clientId"), required(this.clientSecret, "clientSecret"), scopes,
+          this.secretInBody, this.refreshBefore, this.defaultLifetime, this.clock, this.webClient), null);
     }
 
     private static String required(@Nullable String value, String name) {
