@@ -86,6 +86,15 @@ record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanningObser
     stop(plan, failure);
   }
 
+  /** A plan starts over: counted on its context, and an event of its observation (a counter, for meters). */
+  static void replanned(Observation plan) {
+    if (plan.isNoop()) {
+      return;
+    }
+    ((ScanPlanningObservationContext) plan.getContext()).replanned();
+    quietly(() -> plan.event(ScanPlanningObservationDocumentation.Events.REPLANNED));
+  }
+
   /** Ends a fetch's observation the first time it is called: an answer, a failure and an abort can all come. */
   static void stopFetch(Observation fetch, Outcome outcome, @Nullable Throwable failure) {
     if (fetch.isNoop() || !((PlanTaskFetchObservationContext) fetch.getContext()).ended(outcome)) {

@@ -1,6 +1,7 @@
 package io.icebergscan.planning;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
@@ -9,6 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.icebergscan.planning.exceptions.NoSuchPlanIdException;
+import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanFailedException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
@@ -38,6 +41,12 @@ import reactor.core.scheduler.Scheduler;
  * One plan's life: discovery, submission, polling until the catalog completes it, the plan-task walk,
  * the deadline, and the {@code DELETE} that tells the catalog a plan with an id was abandoned.
  * One instance serves one subscription.
+ *
+ * <p><b>Re-plans.</b> A catalog that forgets a plan or a handle (they expire, a replica restarts) fails it with
+ * {@code NoSuchPlanIdException} or {@code NoSuchPlanTaskException}. With re-plans allowed, the plan then starts
+ * over from the submission, as an {@link Attempt} of its own: the abandoned attempt gets its DELETE and its
+ * partial result is dropped. A whole plan ({@code plan()}) keeps an attempt's result until the attempt ends, so
+ * what it returns is one attempt's; a stream starts over only while it has emitted nothing.
  */
 final class PlanRun {
 
@@ -58,24 +67,22 @@ final class PlanRun {
   private final Set<PlanRun> running;
   private final Sinks.One<ScanPlanningException> brokenOff = Sinks.one();
 
-  private volatile @Nullable Catalog catalog;
-  private volatile @Nullable TablePaths paths;
-  private volatile @Nullable String planId;
-  /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
-  private volatile boolean endedByCatalog;
-  /** An error racing the caller's cancel runs both hooks: one DELETE all the same. */
-  private final AtomicBoolean abandoned = new AtomicBoolean();
-  private volatile List<StorageCredential> storageCredentials = List.of();
-  private volatile @Nullable PlanTaskWalk walk;
+  /** Whether the caller takes the whole plan at once ({@code plan()}), not a stream of it. */
+  private final boolean wholePlan;
+  /** The attempt running now, or that ended the plan. */
+  private volatile Attempt current = new Attempt();
+  private final AtomicInteger replans = new AtomicInteger();
   /** {@link System#nanoTime()} when the plan timeout expires. */
   private volatile long deadline;
   /** The plan's observation, the parent of its fetches'; set when the plan is subscribed. */
   private volatile Observation observation = Observation.NOOP;
 
+  /** @param wholePlan whether the caller takes the whole plan at once: {@code plan()}, not {@code planTasks()} */
   PlanRun(CatalogClient client, RequestBodies bodies, ConcurrencyLimiter limiter, Scheduler scheduler,
-      PlannerSettings settings,
-      Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table, ScanRequest request, int window) {
+      PlannerSettings settings, Instrumentation instrumentation, Set<PlanRun> running, TableIdentifier table,
+      ScanRequest request, int window, boolean wholePlan) {
     this.client = client;
+    this.wholePlan = wholePlan;
     this.scheduler = scheduler;
     this.running = running;
     this.instrumentation = instrumentation;
@@ -102,9 +109,7 @@ final class PlanRun {
     // Subscribed on a planner thread, never the caller's: a plan's first request is then not made where the
     // caller's own observation is current, which a tracer would prefer as the request's parent over the plan's,
     // and a plan that fails at once does not fail inside the caller's subscribe call.
-    Flux<List<FileScanTask>> planned = this.client.catalog()
-        .flatMap(this::submit)
-        .flatMapMany(this::walk)
+    Flux<List<FileScanTask>> planned = attempts(this.settings.replans(), new ArrayList<>())
         .subscribeOn(this.scheduler, false)
         .onErrorMap(RejectedExecutionException.class,
             refused -> new ScanPlanningException("planning " + this.table + " was refused by the planner's "
@@ -126,9 +131,9 @@ final class PlanRun {
           // abandon before the failure or cancel reaches the caller, who may close the planner right away
           .doOnError(error -> {
             failure.set(error);
-            abandon();
+            this.current.abandon();
           })
-          .doOnCancel(this::abandon)
+          .doOnCancel(() -> this.current.abandon())
           // end the observation before the outcome reaches the caller, so a plan never outlives its parent, and
           // after a cancel has gone upstream, so that the fetches it aborted end before their plan
           .doOnTerminate(() -> ended(observation, failure.get() == null ? Outcome.SUCCESS : Outcome.FAILURE,
@@ -147,16 +152,55 @@ final class PlanRun {
     }
   }
 
+  /**
+   * The plan's attempts, the first and those after the catalog forgot the one before: {@code replansLeft} more,
+   * and the failures that ended the earlier ones, to be suppressed by the last if re-plans run out.
+   */
+  private Flux<List<FileScanTask>> attempts(int replansLeft, List<ScanPlanningException> forgotten) {
+    return Flux.defer(() -> {
+      Attempt attempt = new Attempt();
+      this.current = attempt;
+      Flux<List<FileScanTask>> tasks = this.client.catalog().flatMap(attempt::submit).flatMapMany(attempt::walk);
+      if (replansLeft > 0) {
+        tasks = this.wholePlan
+            // one attempt's whole result or none of it: a plan that starts over returns nothing of the one before
+            ? tasks.collectList().flatMapIterable(lists -> lists)
+            : tasks.doOnNext(emitted -> attempt.emitted = true);
+      }
+      return tasks.onErrorResume(ScanPlanningException.class, failure -> {
+        if (replansLeft == 0 || attempt.emitted || !forgotten(failure)) {
+          forgotten.forEach(failure::addSuppressed);
+          return Flux.error(failure);
+        }
+        attempt.abandon();
+        forgotten.add(failure);
+        this.replans.incrementAndGet();
+        Instrumentation.replanned(this.observation);
+        return attempts(replansLeft - 1, forgotten);
+      });
+    });
+  }
+
+  /** The catalog forgot the plan or one of its handles: the failures a re-plan can help with. */
+  private static boolean forgotten(ScanPlanningException failure) {
+    return failure instanceof NoSuchPlanIdException || failure instanceof NoSuchPlanTaskException;
+  }
+
   @Nullable String planId() {
-    return this.planId;
+    return this.current.planId;
   }
 
   List<StorageCredential> storageCredentials() {
-    return this.storageCredentials;
+    return this.current.storageCredentials;
   }
 
   int requestsMade() {
     return this.requests.get();
+  }
+
+  /** How often the plan started over because the catalog forgot it. */
+  int replans() {
+    return this.replans.get();
   }
 
   /** One request of this plan goes out: a submission, a poll or a fetch, or a retry of one. */
@@ -165,109 +209,143 @@ final class PlanRun {
   }
 
   int planTasksFetched() {
-    PlanTaskWalk current = this.walk;
-    return current == null ? 0 : current.fetchesStarted();
+    PlanTaskWalk walk = this.current.walk;
+    return walk == null ? 0 : walk.fetchesStarted();
   }
 
   int walkDepth() {
-    PlanTaskWalk current = this.walk;
-    return current == null ? 0 : current.depth();
+    PlanTaskWalk walk = this.current.walk;
+    return walk == null ? 0 : walk.depth();
   }
 
-  private Mono<ScanTasks> submit(Catalog catalog) {
-    catalog.require(CatalogClient.SUBMIT);
-    TablePaths tablePaths = this.client.paths(catalog, this.table.namespace(), this.table.name());
-    this.catalog = catalog;
-    this.paths = tablePaths;
-    return this.client.submit(catalog, tablePaths, this.planRequest, this.defaultResidual, this::sending)
-        .flatMap(answer -> {
-          this.planId = answer.value().planId();
-          return settle(answer.value(), answer.retryAfter(), 0);
-        });
-  }
+  /** One submission of the plan and what follows it: its polls, its walk, and its DELETE if it is abandoned. */
+  private final class Attempt {
 
-  /** Follows the plan's status until it is completed, polling while it is submitted. */
-  private Mono<ScanTasks> settle(PlanningResult result, @Nullable Duration retryAfter, int polls) {
-    switch (result.status()) {
-      case COMPLETED -> {
-        this.storageCredentials = result.storageCredentials();
-        return Mono.just(result.tasks());
-      }
-      case FAILED -> {
-        this.endedByCatalog = true;
-        ErrorBody error = result.error();
-        String message = error != null && error.message() != null ? error.message() : "no reason given";
-        return Mono.error(new PlanFailedException("the catalog failed to plan " + this.table + ": " + message,
-            error != null ? error.type() : null));
-      }
-      case CANCELLED -> {
-        this.endedByCatalog = true;
-        return Mono.error(new PlanCancelledException("the catalog cancelled plan " + this.planId + " of " + this.table));
-      }
-      default -> {
-        String id = this.planId;
-        this.catalog.require(CatalogClient.POLL);
-        if (retryAfter != null && retryAfter.compareTo(Duration.ofNanos(this.deadline - System.nanoTime())) > 0) {
-          // A Retry-After past the deadline (even one too long for Mono.delay's nanoseconds): waiting cannot help.
-          return Mono.error(new PlanTimeoutException("the catalog asked to poll plan " + id + " of " + this.table
-              + " again in " + retryAfter + ", after the plan timeout of " + this.settings.planTimeout()));
+    private volatile @Nullable Catalog catalog;
+    private volatile @Nullable TablePaths paths;
+    private volatile @Nullable String planId;
+    /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
+    private volatile boolean endedByCatalog;
+    /** An error racing the caller's cancel runs both hooks: one DELETE all the same. */
+    private final AtomicBoolean abandoned = new AtomicBoolean();
+    private volatile List<StorageCredential> storageCredentials = List.of();
+    private volatile @Nullable PlanTaskWalk walk;
+    /** Whether a stream has emitted tasks of this attempt: a stream cannot take them back. */
+    private volatile boolean emitted;
+
+    Mono<ScanTasks> submit(Catalog catalog) {
+      catalog.require(CatalogClient.SUBMIT);
+      TablePaths tablePaths = PlanRun.this.client.paths(catalog, PlanRun.this.table.namespace(),
+          PlanRun.this.table.name());
+      this.catalog = catalog;
+      this.paths = tablePaths;
+      return PlanRun.this.client.submit(catalog, tablePaths, PlanRun.this.planRequest, PlanRun.this.defaultResidual,
+              PlanRun.this::sending)
+          .flatMap(answer -> {
+            this.planId = answer.value().planId();
+            return settle(answer.value(), answer.retryAfter(), 0);
+          });
+    }
+
+    /** Follows the plan's status until it is completed, polling while it is submitted. */
+    private Mono<ScanTasks> settle(PlanningResult result, @Nullable Duration retryAfter, int polls) {
+      TableIdentifier table = PlanRun.this.table;
+      switch (result.status()) {
+        case COMPLETED -> {
+          this.storageCredentials = result.storageCredentials();
+          return Mono.just(result.tasks());
         }
-        return Mono.delay(this.settings.pollDelay(polls, retryAfter))
-            .then(Mono.defer(() -> this.client.poll(this.paths, id, this.defaultResidual, this::sending)))
-            .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
+        case FAILED -> {
+          this.endedByCatalog = true;
+          ErrorBody error = result.error();
+          String message = error != null && error.message() != null ? error.message() : "no reason given";
+          return Mono.error(new PlanFailedException("the catalog failed to plan " + table + ": " + message,
+              error != null ? error.type() : null));
+        }
+        case CANCELLED -> {
+          this.endedByCatalog = true;
+          return Mono.error(new PlanCancelledException("the catalog cancelled plan " + this.planId + " of " + table));
+        }
+        default -> {
+          String id = this.planId;
+          this.catalog.require(CatalogClient.POLL);
+          long left = PlanRun.this.deadline - System.nanoTime();
+          if (retryAfter != null && retryAfter.compareTo(Duration.ofNanos(left)) > 0) {
+            // A Retry-After past the deadline (even one too long for Mono.delay's nanoseconds): waiting cannot help.
+            return Mono.error(new PlanTimeoutException("the catalog asked to poll plan " + id + " of " + table
+                + " again in " + retryAfter + ", after the plan timeout of " + PlanRun.this.settings.planTimeout()));
+          }
+          return Mono.delay(PlanRun.this.settings.pollDelay(polls, retryAfter))
+              .then(Mono.defer(() -> PlanRun.this.client.poll(this.paths, id, PlanRun.this.defaultResidual,
+                  PlanRun.this::sending)))
+              .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
+        }
       }
     }
-  }
 
-  private Flux<List<FileScanTask>> walk(ScanTasks root) {
-    if (!root.planTasks().isEmpty()) {
-      this.catalog.require(CatalogClient.FETCH_TASKS);
+    Flux<List<FileScanTask>> walk(ScanTasks root) {
+      if (!root.planTasks().isEmpty()) {
+        this.catalog.require(CatalogClient.FETCH_TASKS);
+      }
+      return Flux.create(sink -> {
+        PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, this::fetch, new PlanTaskWalk.Listener() {
+          @Override
+          public void onTasks(List<FileScanTask> tasks) {
+            sink.next(tasks);
+          }
+
+          @Override
+          public void onComplete() {
+            sink.complete();
+          }
+
+          @Override
+          public void onError(ScanPlanningException failure) {
+            sink.error(failure);
+          }
+        }, PlanRun.this.limiter, PlanRun.this.limit, PlanRun.this.window);
+        this.walk = planTaskWalk;
+        sink.onCancel(planTaskWalk::cancel);
+        sink.onRequest(planTaskWalk::request);
+        planTaskWalk.start();
+      });
     }
-    return Flux.create(sink -> {
-      PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, this::fetch, new PlanTaskWalk.Listener() {
-        @Override
-        public void onTasks(List<FileScanTask> tasks) {
-          sink.next(tasks);
-        }
 
-        @Override
-        public void onComplete() {
-          sink.complete();
-        }
+    private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
+      Observation observation = PlanRun.this.instrumentation.startFetch(PlanRun.this.table, planTask,
+          PlanRun.this.observation);
+      return Instrumentation.withinScope(observation, () -> subscribe(planTask, callback, observation));
+    }
 
-        @Override
-        public void onError(ScanPlanningException failure) {
-          sink.error(failure);
-        }
-      }, this.limiter, this.limit, this.window);
-      this.walk = planTaskWalk;
-      sink.onCancel(planTaskWalk::cancel);
-      sink.onRequest(planTaskWalk::request);
-      planTaskWalk.start();
-    });
-  }
+    private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {
+      Disposable fetch = PlanRun.this.client
+          .fetchTasks(this.paths, planTask, PlanRun.this.bodies.tasks(planTask), PlanRun.this.defaultResidual,
+              PlanRun.this::sending)
+          .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
+          .contextWrite(context -> Instrumentation.within(context, observation))
+          .subscribe(tasks -> {
+            Instrumentation.stopFetch(observation, Outcome.SUCCESS, null);
+            callback.succeeded(tasks);
+          }, failure -> {
+            ScanPlanningException planning = failure instanceof ScanPlanningException known
+                ? known
+                : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure);
+            Instrumentation.stopFetch(observation, Outcome.FAILURE, planning);
+            callback.failed(planning);
+          });
+      return fetch::dispose;
+    }
 
-  private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
-    Observation observation = this.instrumentation.startFetch(this.table, planTask, this.observation);
-    return Instrumentation.withinScope(observation, () -> subscribe(planTask, callback, observation));
-  }
-
-  private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {
-    Disposable fetch = this.client
-        .fetchTasks(this.paths, planTask, this.bodies.tasks(planTask), this.defaultResidual, this::sending)
-        .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
-        .contextWrite(context -> Instrumentation.within(context, observation))
-        .subscribe(tasks -> {
-          Instrumentation.stopFetch(observation, Outcome.SUCCESS, null);
-          callback.succeeded(tasks);
-        }, failure -> {
-          ScanPlanningException planning = failure instanceof ScanPlanningException known
-              ? known
-              : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure);
-          Instrumentation.stopFetch(observation, Outcome.FAILURE, planning);
-          callback.failed(planning);
-        });
-    return fetch::dispose;
+    /** Error, timeout, a re-plan or the caller going away: a plan the catalog still holds gets one DELETE. */
+    void abandon() {
+      String id = this.planId;
+      Catalog known = this.catalog;
+      if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)
+          || !this.abandoned.compareAndSet(false, true)) {
+        return;
+      }
+      PlanRun.this.client.cancelInBackground(this.paths, id, PlanRun.this.settings.cancelTimeout());
+    }
   }
 
   /**
@@ -293,16 +371,5 @@ final class PlanRun {
     return planned
         .takeUntilOther(Mono.firstWithValue(expiry, this.brokenOff.asMono()).doOnNext(ended::set))
         .concatWith(Mono.defer(() -> ended.get() != null ? Mono.error(ended.get()) : Mono.empty()));
-  }
-
-  /** Error, timeout or the caller going away: a plan the catalog still holds gets one best-effort DELETE. */
-  private void abandon() {
-    String id = this.planId;
-    Catalog known = this.catalog;
-    if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)
-        || !this.abandoned.compareAndSet(false, true)) {
-      return;
-    }
-    this.client.cancelInBackground(this.paths, id, this.settings.cancelTimeout());
   }
 }

@@ -5,9 +5,13 @@ import java.time.Duration;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
-/** How a planner plans: limits, polling and time bounds. Built and checked by {@link ScanPlanner.Builder}. */
+/**
+ * How a planner plans: limits, polling, time bounds and re-plans. Built and checked by {@link ScanPlanner.Builder}.
+ *
+ * @param replans how often a plan may start over after the catalog forgot it or one of its handles
+ */
 record PlannerSettings(int maxConcurrency, Duration planTimeout, Duration pollInitialDelay, Duration pollMaxDelay,
-    Duration cancelTimeout, int streamBufferSize) {
+    Duration cancelTimeout, int streamBufferSize, int replans) {
 
   /**
    * The wait before poll number {@code attempt} (from 0): the {@linkplain RetryPolicy#backoff backoff}

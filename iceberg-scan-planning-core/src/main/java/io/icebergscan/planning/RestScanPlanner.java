@@ -164,7 +164,7 @@ final class RestScanPlanner implements ScanPlanner {
     refuseToBlockOnANonBlockingThread("plan()", "use planTasks() there");
     long started = System.nanoTime();
     // The whole plan is kept anyway, so fetches may run as far ahead of the cursor as the graph allows.
-    PlanRun run = newRun(table, request, Integer.MAX_VALUE);
+    PlanRun run = newRun(table, request, Integer.MAX_VALUE, true);
     CompletableFuture<List<List<FileScanTask>>> responses = run.responses().collectList().toFuture();
     List<List<FileScanTask>> lists;
     try {
@@ -187,7 +187,7 @@ final class RestScanPlanner implements ScanPlanner {
     List<FileScanTask> tasks = new ArrayList<>();
     lists.forEach(tasks::addAll);
     return new ScanPlan(run.planId(), tasks, run.storageCredentials(), run.planTasksFetched(), run.walkDepth(),
-        run.requestsMade(), Duration.ofNanos(System.nanoTime() - started));
+        run.requestsMade(), run.replans(), Duration.ofNanos(System.nanoTime() - started));
   }
 
   /** E.g. a WebFlux handler on a Reactor Netty event loop: the requests the call waits for may need that loop. */
@@ -218,17 +218,17 @@ final class RestScanPlanner implements ScanPlanner {
   @Override
   public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
     // Checked at call time, so a bad request fails before anything is subscribed or sent.
-    PlanRun first = newRun(table, request, this.settings.streamBufferSize());
+    PlanRun first = newRun(table, request, this.settings.streamBufferSize(), false);
     AtomicBoolean firstTaken = new AtomicBoolean();
     // a run holds one plan's state: the first subscription takes the checked one, any later one a new run
     return Flux.defer(() -> (firstTaken.compareAndSet(false, true) ? first
-            : newRun(table, request, this.settings.streamBufferSize())).responses())
+            : newRun(table, request, this.settings.streamBufferSize(), false)).responses())
         .flatMapIterable(tasks -> tasks, 1);
   }
 
-  private PlanRun newRun(TableIdentifier table, ScanRequest request, int window) {
+  private PlanRun newRun(TableIdentifier table, ScanRequest request, int window, boolean wholePlan) {
     return new PlanRun(this.client, this.bodies, this.limiter, this.scheduler, this.settings, this.instrumentation,
-        this.running, table, request, window);
+        this.running, table, request, window, wholePlan);
   }
 
   @Override

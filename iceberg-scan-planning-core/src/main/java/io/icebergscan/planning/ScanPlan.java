@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param walkDepth the deepest level of plan-tasks fetched (0 when the plan needed no fetch)
  * @param requestsMade HTTP requests this plan sent: the submission, each poll and each plan-task fetch, every
  *     retry included; not the discovery a planner's plans share, nor the DELETE of an abandoned plan
+ * @param replans how often the plan started over because the catalog forgot it or a handle (0 unless
+ *     {@code replans} are allowed)
  * @param elapsed wall time from the first request to the last answer
  */
 public record ScanPlan(
@@ -27,6 +29,7 @@ public record ScanPlan(
     int planTasksFetched,
     int walkDepth,
     int requestsMade,
+    int replans,
     Duration elapsed) {
 
   public ScanPlan {

@@ -107,6 +107,8 @@ public interface ScanPlanner extends AutoCloseable {
     public static final Duration DEFAULT_RETRY_MAX_DELAY = Duration.ofSeconds(10);
     /** Default largest response body accepted. */
     public static final int DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+    /** Default number of times a plan starts over after the catalog forgot it: never, as the spec leaves it. */
+    public static final int DEFAULT_REPLANS = 0;
 
     private @Nullable String uri;
     private @Nullable String warehouse;
@@ -129,6 +131,7 @@ public interface ScanPlanner extends AutoCloseable {
     private int streamBufferSize = DEFAULT_STREAM_BUFFER_SIZE;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
     private int maxRetries = DEFAULT_MAX_RETRIES;
+    private int replans = DEFAULT_REPLANS;
     private Duration retryInitialDelay = DEFAULT_RETRY_INITIAL_DELAY;
     private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
     private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
@@ -321,6 +324,18 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
+    /**
+     * How often a plan may start over when the catalog forgot it or one of its handles ({@code NoSuchPlanIdException},
+     * {@code NoSuchPlanTaskException}: they expire, or a replica restarts). The abandoned plan gets its
+     * {@code DELETE}, its partial result is dropped, and the same request is submitted again: the same snapshot or
+     * range when it named one, else the table's current snapshot. A {@link ScanPlanner#planTasks stream} starts
+     * over only while it has emitted nothing. 0, the default, never does.
+     */
+    public Builder replans(int replans) {
+      this.replans = atLeast(0, replans, "replans");
+      return this;
+    }
+
     /** The first wait before a retry; it doubles per attempt, with jitter, up to {@link #retryMaxDelay}. */
     public Builder retryInitialDelay(Duration retryInitialDelay) {
       this.retryInitialDelay = positive(retryInitialDelay, "retryInitialDelay");
@@ -370,7 +385,7 @@ public interface ScanPlanner extends AutoCloseable {
       notShorter(this.pollMaxDelay, "pollMaxDelay", this.pollInitialDelay, "pollInitialDelay");
       notShorter(this.retryMaxDelay, "retryMaxDelay", this.retryInitialDelay, "retryInitialDelay");
       PlannerSettings settings = new PlannerSettings(this.maxConcurrency, this.planTimeout, this.pollInitialDelay,
-          this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize);
+          this.pollMaxDelay, this.cancelTimeout, this.streamBufferSize, this.replans);
       return new RestScanPlanner(new RestScanPlanner.Connection(this.uri, this.warehouse, this.prefix,
           Map.copyOf(this.headers), List.copyOf(this.filters), this.webClient, this.webClientBuilder,
           this.sslContext, this.httpClient != null ? this.httpClient : UnaryOperator.identity(), this.executor,

@@ -11,6 +11,7 @@ public final class ScanPlanningObservationContext extends Observation.Context {
   private long tasks;
   private int planTasksFetched;
   private int requestsMade;
+  private int replans;
 
   public ScanPlanningObservationContext(TableIdentifier table) {
     this.table = table;
@@ -38,6 +39,15 @@ public final class ScanPlanningObservationContext extends Observation.Context {
   /** HTTP requests the plan made, as {@link ScanPlan#requestsMade()} counts them; final once it stops. */
   public int requestsMade() {
     return this.requestsMade;
+  }
+
+  /** How often the plan started over so far because the catalog forgot it ({@link ScanPlan#replans()}). */
+  public int replans() {
+    return this.replans;
+  }
+
+  void replanned() {
+    this.replans++;
   }
 
   /** Records how the plan ended, just before the observation stops. */

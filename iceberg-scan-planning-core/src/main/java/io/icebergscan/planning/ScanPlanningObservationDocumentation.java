@@ -19,6 +19,11 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
     public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
       return DefaultScanPlanningObservationConvention.class;
     }
+
+    @Override
+    public Observation.Event[] getEvents() {
+      return Events.values();
+    }
   },
 
   /** One plan-task fetch ({@code POST …/tasks}), its retries included, up to the parsed answer. */
@@ -56,6 +61,26 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
       @Override
       public String asString() {
         return "exception";
+      }
+    }
+  }
+
+  /** What can happen during a plan. */
+  public enum Events implements Observation.Event {
+
+    /**
+     * The plan started over after the catalog forgot it or one of its handles: a span event, and the counter
+     * {@code iceberg.scan.planning.replans} for a meter handler.
+     */
+    REPLANNED {
+      @Override
+      public String getName() {
+        return "replans";
+      }
+
+      @Override
+      public String getContextualName() {
+        return "replanned";
       }
     }
   }

@@ -241,7 +241,7 @@ class PlanLifecycleTest {
   @Test
   void pollDelayIsCappedJitteredInTheUpperHalfAndNeverBelowRetryAfter() {
     PlannerSettings settings = new PlannerSettings(4, Duration.ofMinutes(1), Duration.ofMillis(10),
-        Duration.ofMillis(40), Duration.ofSeconds(1), 16);
+        Duration.ofMillis(40), Duration.ofSeconds(1), 16, 0);
     Set<Duration> seen = new HashSet<>();
     for (int attempt : new int[] {2, 3, 10, 30, 31, 61, 62, 100, 10_000, Integer.MAX_VALUE}) {
       for (int i = 0; i < 50; i++) {

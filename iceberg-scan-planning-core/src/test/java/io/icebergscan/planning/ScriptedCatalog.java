@@ -109,6 +109,8 @@ final class ScriptedCatalog implements AutoCloseable {
   final Set<String> abandoned = ConcurrentHashMap.newKeySet();
   final List<Long> pollTimes = new CopyOnWriteArrayList<>();
   final List<String> deletes = new CopyOnWriteArrayList<>();
+  /** The bodies of plan submissions, in order. */
+  final List<String> submissions = new CopyOnWriteArrayList<>();
   final List<String> idempotencyKeys = new CopyOnWriteArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
@@ -182,8 +184,11 @@ final class ScriptedCatalog implements AutoCloseable {
       return send(response, json(200, this.config), null);
     }
     if (method.equals("POST") && uri.endsWith("/plan")) {
-      Reply reply = this.planReplies.poll();
-      return send(response, reply != null ? reply : this.defaultPlanReply, null);
+      return request.receive().aggregate().asString().defaultIfEmpty("").flatMap(body -> {
+        this.submissions.add(body);
+        Reply reply = this.planReplies.poll();
+        return send(response, reply != null ? reply : this.defaultPlanReply, null);
+      });
     }
     if (method.equals("GET") && uri.contains("/plan/")) {
       this.pollTimes.add(System.nanoTime());

@@ -158,6 +158,8 @@ public record IcebergRestProperties(
    * @param streamBufferSize Fetched responses a streaming plan may hold ahead of its consumer.
    * @param maxResponseSize Largest catalog response accepted; a larger one fails the plan.
    * @param healthTimeout Longest time the health indicator waits for the catalog.
+   * @param replans How often a plan may start over when the catalog forgot it or one of its plan-tasks
+   *     (expired, or a replica restarted); a stream starts over only while it has emitted nothing. 0 never does.
    */
   public record ScanPlanning(
       @Nullable Boolean enabled,
@@ -168,6 +170,7 @@ public record IcebergRestProperties(
       @Nullable Duration cancelTimeout,
       @Nullable Integer streamBufferSize,
       @Nullable DataSize maxResponseSize,
-      @Nullable Duration healthTimeout) {
+      @Nullable Duration healthTimeout,
+      @Nullable Integer replans) {
   }
 }

@@ -38,6 +38,7 @@ final class ScanPlannerBuilderConfigurer {
         .to(set("iceberg.rest.scan-planning.stream-buffer-size", builder::streamBufferSize));
     map.from(planning.maxResponseSize()).to(set("iceberg.rest.scan-planning.max-response-size",
         (DataSize size) -> builder.maxResponseBytes(bytes(size))));
+    map.from(planning.replans()).to(set("iceberg.rest.scan-planning.replans", builder::replans));
     map.from(retry.maxRetries()).to(set("iceberg.rest.retry.max-retries", builder::maxRetries));
     map.from(retry.initialDelay()).to(set("iceberg.rest.retry.initial-delay", builder::retryInitialDelay));
     map.from(retry.maxDelay()).to(set("iceberg.rest.retry.max-delay", builder::retryMaxDelay));

@@ -150,6 +150,22 @@ class ScanPlanningAutoConfigurationTests {
   }
 
   @Test
+  void theReplansPropertyReachesThePlanner() {
+    this.server.enqueue(new MockResponse.Builder().code(200).body(CONFIG).build());
+    this.server.enqueue(new MockResponse.Builder().code(200)
+        .body("{\"status\":\"completed\",\"plan-id\":\"first\",\"plan-tasks\":[\"gone\"]}").build());
+    this.server.enqueue(new MockResponse.Builder().code(404)
+        .body("{\"error\":{\"message\":\"expired\",\"type\":\"NoSuchPlanTaskException\",\"code\":404}}").build());
+    this.server.enqueue(new MockResponse.Builder().code(200).body("{\"status\":\"completed\",\"plan-id\":\"second\"}")
+        .build());
+    this.runner.withPropertyValues(uri(), "iceberg.rest.scan-planning.replans=1").run(context -> {
+      ScanPlan plan = context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t"));
+      assertThat(plan.planId()).isEqualTo("second");
+      assertThat(plan.replans()).isEqualTo(1);
+    });
+  }
+
+  @Test
   void theRequestTimeoutReachesThePlanner() {
     this.server.enqueue(new MockResponse.Builder().code(200).body(CONFIG).build());
     // 200 bytes, 10 every 100 ms: every silence is short, the whole body takes 2 s
@@ -286,7 +302,8 @@ class ScanPlanningAutoConfigurationTests {
           "oauth2.defaultTokenLifetime", "ssl.bundle", "retry.maxRetries", "retry.initialDelay", "retry.maxDelay",
           "scanPlanning.enabled", "scanPlanning.maxConcurrency", "scanPlanning.pollInitialDelay",
           "scanPlanning.pollMaxDelay", "scanPlanning.planTimeout", "scanPlanning.cancelTimeout",
-          "scanPlanning.streamBufferSize", "scanPlanning.maxResponseSize", "scanPlanning.healthTimeout");
+          "scanPlanning.streamBufferSize", "scanPlanning.maxResponseSize", "scanPlanning.healthTimeout",
+          "scanPlanning.replans");
       assertThat(context.getBean(ScanPlanner.class).maxConcurrency())
           .isEqualTo(ScanPlanner.Builder.defaultMaxConcurrency());
       assertThat(context.getBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME, ThreadPoolTaskExecutor.class)
@@ -327,6 +344,7 @@ class ScanPlanningAutoConfigurationTests {
     builders.put("iceberg.rest.scan-planning.plan-timeout", ScanPlanner.Builder.DEFAULT_PLAN_TIMEOUT);
     builders.put("iceberg.rest.scan-planning.cancel-timeout", ScanPlanner.Builder.DEFAULT_CANCEL_TIMEOUT);
     builders.put("iceberg.rest.scan-planning.stream-buffer-size", ScanPlanner.Builder.DEFAULT_STREAM_BUFFER_SIZE);
+    builders.put("iceberg.rest.scan-planning.replans", ScanPlanner.Builder.DEFAULT_REPLANS);
     builders.put("iceberg.rest.scan-planning.max-response-size",
         DataSize.ofBytes(ScanPlanner.Builder.DEFAULT_MAX_RESPONSE_BYTES));
     builders.put("iceberg.rest.oauth2.scopes", List.of(OAuth2ClientCredentials.Builder.DEFAULT_SCOPE));
@@ -366,7 +384,8 @@ class ScanPlanningAutoConfigurationTests {
         .containsExactlyInAnyOrder("DEFAULT_CONNECT_TIMEOUT", "DEFAULT_RESPONSE_TIMEOUT", "DEFAULT_REQUEST_TIMEOUT",
             "DEFAULT_MAX_RETRIES", "DEFAULT_RETRY_INITIAL_DELAY", "DEFAULT_RETRY_MAX_DELAY",
             "DEFAULT_POLL_INITIAL_DELAY", "DEFAULT_POLL_MAX_DELAY", "DEFAULT_PLAN_TIMEOUT", "DEFAULT_CANCEL_TIMEOUT",
-            "DEFAULT_STREAM_BUFFER_SIZE", "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_SCOPE", "DEFAULT_REFRESH_BEFORE",
+            "DEFAULT_STREAM_BUFFER_SIZE", "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_REPLANS", "DEFAULT_SCOPE",
+            "DEFAULT_REFRESH_BEFORE",
             "DEFAULT_LIFETIME", "DEFAULT_TIMEOUT");
   }
 
