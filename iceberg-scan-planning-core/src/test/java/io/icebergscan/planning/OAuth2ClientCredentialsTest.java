@@ -253,6 +253,20 @@ class OAuth2ClientCredentialsTest {
     assertThat(this.catalog.rejected.get()).isEqualTo(1);
   }
 
+  /** A 403 that does not say the token is invalid is the catalog's refusal of the request: no new token. */
+  @Test
+  void a403WithoutAnInvalidTokenChallengeIsTheCatalogsAnswer() {
+    ScanPlanner planner = planner(credentials());
+    planner.plan(TABLE);
+    this.catalog.accepted.remove("tok-1");
+    this.catalog.refusalStatus = 403;
+    this.catalog.challenge = "Bearer error=\"insufficient_scope\"";
+
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(RestException.class)
+        .satisfies(failure -> assertThat(((RestException) failure).statusCode()).isEqualTo(403));
+    assertThat(this.catalog.tokenRequests).hasSize(1);
+  }
+
   @Test
   void aSecond401IsTheCatalogsAnswerNotALoop() {
     ScanPlanner planner = planner(credentials());
@@ -307,7 +321,10 @@ class OAuth2ClientCredentialsTest {
     assertThatThrownBy(() -> OAuth2ClientCredentials.builder().tokenUri("file:///etc/passwd").clientId("c")
         .clientSecret("s").build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http(s)");
     assertThat(OAuth2ClientCredentials.builder().tokenUri("https://user:pw@idp/token").clientId("c")
-        .clientSecret(SECRET).build().toString()).doesNotContain(SECRET).doesNotContain("pw");
+        .clientSecret(SECRET).build().toString()).isEqualTo("OAuth2ClientCredentials[tokenUri=https://******@idp/token]");
+    assertThatThrownBy(() -> OAuth2ClientCredentials.builder().defaultLifetime(Duration.ofSeconds(1)))
+        .as("Spring Security's own reading of a missing expires_in").isInstanceOf(IllegalArgumentException.class);
+    assertThat(OAuth2ClientCredentials.builder().defaultLifetime(Duration.ofMillis(1001))).isNotNull();
   }
 
   /** A token endpoint and a catalog that accepts only the tokens it issued and has not revoked. */
@@ -336,6 +353,7 @@ class OAuth2ClientCredentialsTest {
     /** The first token request gets no answer for 10 s. */
     volatile boolean stallFirstToken;
     volatile int refusalStatus = 401;
+    volatile String challenge = "Bearer error=\"invalid_token\"";
     volatile @Nullable CountDownLatch holdRefusalsUntilFetched;
     volatile @Nullable CountDownLatch holdRefusalOfH1;
 
@@ -378,7 +396,7 @@ class OAuth2ClientCredentialsTest {
           await(replacementAccepted);
         }
         return new MockResponse.Builder().code(this.refusalStatus).setHeader("Content-Type", "application/json")
-            .setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+            .setHeader("WWW-Authenticate", this.challenge)
             .body("{\"error\":{\"message\":\"token expired\",\"type\":\"NotAuthorizedException\",\"code\":"
                 + this.refusalStatus + "}}")
             .build();

@@ -1103,6 +1103,102 @@ class ResponseParserTest {
     void parse(byte[] body);
   }
 
+  // ---- what mutation testing found unpinned ---------------------------------------------------------
+
+  /** A rejection says what the value was instead: each JSON kind by its name, a number by its text. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "[]|an array", "\"x\"|a string", "true|a boolean", "1.5|the number 1.5", "null|null" })
+  void aRejectionNamesTheKindOfValueItGot(String value, String kind) {
+    assertThat(rejectPlan(with(COMPLETED, "/storage-credentials/0", value), false, "storage-credentials[0]")
+        .getMessage()).endsWith("expected an object but got " + kind);
+    assertThat(rejectPlan(with(COMPLETED, "/storage-credentials/0/prefix", "{}"), false,
+        "storage-credentials[0].prefix").getMessage()).endsWith("expected a string but got an object");
+  }
+
+  /** Texts quoted in a rejection are cut at 200 characters, and one of exactly 200 is quoted whole. */
+  @Test
+  void aQuotedTextIsCutAfterTwoHundredCharacters() {
+    String exactly = "s".repeat(200);
+    assertThat(rejectPlan("{\"status\": \"" + exactly + "\"}", false, "status").getMessage())
+        .contains("'" + exactly + "'");
+    assertThat(rejectPlan("{\"status\": \"" + exactly + "t\"}", false, "status").getMessage())
+        .contains("'" + exactly + "…'");
+  }
+
+  @Test
+  void integersInListsMustBeIntegers() {
+    rejectTasks(with(TASKS, "/delete-files/1/equality-ids/0", "\"1\""), "delete-files[1].equality-ids[0]");
+    rejectTasks(with(TASKS, "/file-scan-tasks/0/data-file/column-sizes/keys/0", "1.5"),
+        "file-scan-tasks[0].data-file.column-sizes.keys[0]");
+  }
+
+  @Test
+  void countsInListsMustNotBeNegative() {
+    assertThat(rejectTasks(with(TASKS, "/file-scan-tasks/0/data-file/split-offsets/0", "-1"),
+        "file-scan-tasks[0].data-file.split-offsets[0]").getMessage()).contains("must not be negative: -1");
+    rejectTasks(with(TASKS, "/file-scan-tasks/0/data-file/column-sizes/values/0", "-2"),
+        "file-scan-tasks[0].data-file.column-sizes.values[0]");
+    assertThat(this.parser.scanTasks(bytes(with(TASKS, "/file-scan-tasks/0/data-file/split-offsets/0", "0")), HANDLE,
+        null).fileScanTasks().get(0).dataFile().splitOffsets()).containsExactly(0L);
+  }
+
+  /** Bounds and partition values that are not integers keep their kind: a decimal stays a decimal. */
+  @Test
+  void decimalBoundsAndPartitionValuesStayDecimals() {
+    String body = with(with(TASKS, "/file-scan-tasks/0/data-file/lower-bounds/values/0", "1.5"),
+        "/file-scan-tasks/0/data-file/partition", "[2.5, true]");
+    DataFile file = this.parser.scanTasks(bytes(body), HANDLE, null).fileScanTasks().get(0).dataFile();
+    assertThat(file.lowerBounds()).containsEntry(1, 1.5);
+    assertThat(file.partition()).containsExactly(2.5, true);
+  }
+
+  /** Key metadata is hexadecimal: the characters on either side of 0-9, a-f and A-F are not. */
+  @ParameterizedTest
+  @ValueSource(strings = { "0/", "0:", "0`", "0g", "0@", "0G" })
+  void keyMetadataOutsideTheHexDigitsIsRejected(String keyMetadata) {
+    rejectTasks(with(TASKS, "/file-scan-tasks/0/data-file/key-metadata", quoted(keyMetadata)),
+        "file-scan-tasks[0].data-file.key-metadata");
+  }
+
+  @Test
+  void everyHexDigitIsKeyMetadata() {
+    DataFile file = this.parser.scanTasks(bytes(with(TASKS, "/file-scan-tasks/0/data-file/key-metadata",
+        quoted("0123456789abcdefABCDEF"))), HANDLE, null).fileScanTasks().get(0).dataFile();
+    assertThat(file.keyMetadata()).isEqualTo("0123456789ABCDEFABCDEF");
+  }
+
+  /** Keys in order, the fast path, still catch a key written twice in a row. */
+  @Test
+  void aStatsKeyRepeatedRightAfterItselfIsADuplicate() {
+    String body = with(with(TASKS, "/file-scan-tasks/0/data-file/column-sizes/keys", "[3, 3]"),
+        "/file-scan-tasks/0/data-file/column-sizes/values", "[1, 2]");
+    assertThat(rejectTasks(body, "file-scan-tasks[0].data-file.column-sizes.keys[1]").getMessage())
+        .contains("duplicate key 3");
+  }
+
+  /** Distinct keys out of order are fine, a key of 0 among them too. */
+  @Test
+  void distinctStatsKeysOutOfOrderAreAccepted() {
+    String body = with(with(TASKS, "/file-scan-tasks/0/data-file/column-sizes/keys", "[5, 1, 0]"),
+        "/file-scan-tasks/0/data-file/column-sizes/values", "[1, 2, 3]");
+    assertThat(this.parser.scanTasks(bytes(body), HANDLE, null).fileScanTasks().get(0).dataFile().columnSizes())
+        .containsOnly(Map.entry(5, 1L), Map.entry(1, 2L), Map.entry(0, 3L));
+  }
+
+  /** A plan id that would start a path elsewhere is refused from its first character on. */
+  @ParameterizedTest
+  @ValueSource(strings = { "/plan", "\\\\plan" })
+  void aPlanIdStartingWithASlashOrBackslashIsRefused(String planId) {
+    rejectPlan(with(COMPLETED, "/plan-id", quoted(planId)), true, "plan-id");
+  }
+
+  @Test
+  void anErrorCodeOfAnotherKindReadsAsNone() {
+    assertThat(this.parser.error(bytes("{\"error\": {\"code\": true, \"type\": \"T\"}}")))
+        .isEqualTo(new ErrorBody(null, "T", null));
+  }
+
   private MalformedResponseException rejectTasks(String body, @Nullable String field) {
     MalformedResponseException ex = malformed(() -> this.parser.scanTasks(bytes(body), HANDLE, null));
     assertThat(ex.field()).as("field of: %s", ex.getMessage()).isEqualTo(field);
