@@ -130,8 +130,8 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
                     .then(Mono.defer(this::token))
                     .flatMap(current -> send(request, next, current))))
         .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
-            "no access token from " + Redaction.maskUserInfo(this.registration.tokenUri()) + ": " + failure.getMessage(), null,
-            failure));
+            "no access token from " + Redaction.maskUserInfo(this.registration.tokenUri()) + ": "
+                + failure.getMessage(), null, failure));
   }
 
   /**
@@ -159,8 +159,8 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
     return this.manager.authorize(AUTHORIZE).map(OAuth2AuthorizedClient::getAccessToken)
         // no answer from the token endpoint (refused, reset, timed out): a transport failure there, not here
         .onErrorMap(failure -> !(failure instanceof OAuth2AuthorizationException),
-            failure -> new TransportException("POST " + Redaction.maskUserInfo(this.registration.tokenUri()) + " failed: "
-                + CatalogClient.cause(failure), null, failure));
+            failure -> new TransportException("POST " + Redaction.maskUserInfo(this.registration.tokenUri())
+                + " failed: " + CatalogClient.cause(failure), null, failure));
   }
 
   private static Mono<ClientResponse> send(ClientRequest request, ExchangeFunction next, OAuth2AccessToken token) {

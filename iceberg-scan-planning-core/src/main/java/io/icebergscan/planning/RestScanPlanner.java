@@ -193,9 +193,9 @@ final class RestScanPlanner implements ScanPlanner {
   /** E.g. a WebFlux handler on a Reactor Netty event loop: the requests the call waits for may need that loop. */
   private static void refuseToBlockOnANonBlockingThread(String call, String instead) {
     if (Schedulers.isInNonBlockingThread()) {
-      throw new IllegalStateException(call + " was called on the non-blocking thread " + Thread.currentThread().getName()
-          + " (a Reactor Netty event loop serving a WebFlux request, say), where blocking can stall the requests it "
-          + "waits for; " + instead);
+      throw new IllegalStateException(call + " was called on the non-blocking thread "
+          + Thread.currentThread().getName() + " (a Reactor Netty event loop serving a WebFlux request, say), where "
+          + "blocking can stall the requests it waits for; " + instead);
     }
   }
 

@@ -59,8 +59,8 @@ public record IcebergRestProperties(
   /** Never shows the token or header values: they often hold credentials. */
   @Override
   public String toString() {
-    return "IcebergRestProperties[uri=" + Redaction.maskUserInfo(this.uri) + ", warehouse=" + this.warehouse + ", prefix=" + this.prefix
-        + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
+    return "IcebergRestProperties[uri=" + Redaction.maskUserInfo(this.uri) + ", warehouse=" + this.warehouse
+        + ", prefix=" + this.prefix + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
         + ", oauth2=" + this.oauth2 + ", ssl=" + this.ssl + ", connectTimeout=" + this.connectTimeout
         + ", responseTimeout=" + this.responseTimeout + ", requestTimeout=" + this.requestTimeout
         + ", retry=" + this.retry + ", scanPlanning=" + this.scanPlanning + "]";
@@ -69,7 +69,6 @@ public record IcebergRestProperties(
   private static @Nullable String masked(@Nullable String secret) {
     return secret != null ? "******" : null;
   }
-
 
   /**
    * OAuth2 client-credentials authentication against the catalog, through Spring Security's OAuth2

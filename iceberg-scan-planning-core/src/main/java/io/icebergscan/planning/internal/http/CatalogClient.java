@@ -433,7 +433,6 @@ public final class CatalogClient {
     return root.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
   }
 
-
   /** Seconds or an HTTP-date (RFC 9110); anything else is ignored. */
   public static @Nullable Duration retryAfter(HttpHeaders headers) {
     String value = headers.getFirst(HttpHeaders.RETRY_AFTER);

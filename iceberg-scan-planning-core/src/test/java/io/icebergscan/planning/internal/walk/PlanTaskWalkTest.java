@@ -163,6 +163,27 @@ class PlanTaskWalkTest {
   }
 
   /**
+   * An unanswered handle on the level of the failure's parent but after that parent can only announce handles
+   * after the failure: it does not hold back the cancel of the fetches after the failure, and is itself awaited.
+   */
+  @Test
+  void anUnansweredHandleAfterTheFailuresParentDoesNotHoldBackTheCancel() {
+    Scripted script = new Scripted();
+    PlanTaskWalk walk = walk(script, 4, Integer.MAX_VALUE, List.of(), "A", "B");
+    walk.request(Long.MAX_VALUE);
+
+    script.answer("A", "F", "G");
+    assertThat(script.running.keySet()).containsExactly("B", "F", "G");
+    script.fail("F");
+
+    assertThat(script.aborted).as("B, after A, cannot announce anything before F").containsExactly("G");
+    assertThat(script.error).as("B comes before F and is still awaited").isNull();
+    script.answer("B", "G");
+    assertThat(script.error).isNotNull().satisfies(error -> assertThat(error.planTask()).isEqualTo("F"));
+    assertThat(script.emitted).containsExactly("A-file", "B-file");
+  }
+
+  /**
    * Two failures arriving in the reverse of walk order: the earlier one becomes the failure that decides, so the
    * handles between them are not started.
    */

@@ -285,25 +285,27 @@ class ResponseParserTest {
     String file = """
         {"file-scan-tasks": [{"data-file": {
           "content": "data", "file-path": "s3://b/t/data/p=1/f.parquet", "file-format": "parquet", "spec-id": 2,
-          "partition": ["a", 7, 9223372036854775807, 2.5, true, null],
+          "partition": ["a", 7, 9223372036854775807, 2.5, true, null, 3.0],
           "file-size-in-bytes": 9007199254740993, "record-count": 1234,
           "key-metadata": "0a1bFf", "split-offsets": [4, 1048576], "sort-order-id": 1, "first-row-id": 5000,
           "column-sizes": {"keys": [1, 2], "values": [100, 200]},
           "value-counts": {"keys": [1, 2], "values": [10, 20]},
           "null-value-counts": {"keys": [1, 2], "values": [0, 1]},
           "nan-value-counts": {"keys": [2], "values": [3]},
-          "lower-bounds": {"keys": [1, 2, 3, 4], "values": [-5, "abc", 0.5, false]},
+          "lower-bounds": {"keys": [1, 2, 3, 4, 5], "values": [-5, "abc", 0.5, false, 1.0]},
           "upper-bounds": {"keys": [1, 2], "values": [99, "xyz"]}
         }}]}
         """;
     DataFile dataFile = this.parser.scanTasks(bytes(file), HANDLE, null).fileScanTasks().get(0).dataFile();
 
     assertThat(dataFile).isEqualTo(new DataFile("s3://b/t/data/p=1/f.parquet", FileFormat.PARQUET, 2,
-        Arrays.asList("a", 7L, Long.MAX_VALUE, 2.5, true, null), 9007199254740993L, 1234L, "0A1BFF",
+        Arrays.asList("a", 7L, Long.MAX_VALUE, 2.5, true, null, 3.0), 9007199254740993L, 1234L, "0A1BFF",
         List.of(4L, 1048576L), 1, 5000L, Map.of(1, 100L, 2, 200L), Map.of(1, 10L, 2, 20L), Map.of(1, 0L, 2, 1L),
-        Map.of(2, 3L), Map.of(1, -5L, 2, "abc", 3, 0.5, 4, false), Map.of(1, 99L, 2, "xyz")));
+        Map.of(2, 3L), Map.of(1, -5L, 2, "abc", 3, 0.5, 4, false, 5, 1.0), Map.of(1, 99L, 2, "xyz")));
     assertThat(dataFile.partition().get(1)).isInstanceOf(Long.class);
     assertThat(dataFile.partition().get(3)).isInstanceOf(Double.class);
+    assertThat(dataFile.partition().get(6)).as("a whole decimal stays a decimal").isInstanceOf(Double.class);
+    assertThat(dataFile.lowerBounds().get(5)).isInstanceOf(Double.class);
     assertThat(dataFile.content()).isEqualTo(FileContent.DATA);
   }
 
@@ -631,6 +633,7 @@ class ResponseParserTest {
       /delete-files/0/record-count          | -3          | delete-files[0].record-count
       /delete-files/1/equality-ids          | [1, 1.5]    | delete-files[1].equality-ids[1]
       /delete-files/1/equality-ids          | [2147483648] | delete-files[1].equality-ids[0]
+      /delete-files/1/equality-ids          | [1, 2.0]    | delete-files[1].equality-ids[1]
       /delete-files/1/equality-ids          | [null]      | delete-files[1].equality-ids[0]
       /delete-files/1/equality-ids          | "1,2"       | delete-files[1].equality-ids
       """)
@@ -708,6 +711,8 @@ class ResponseParserTest {
       column-sizes      | {"keys": [3, 4, 9, 4], "values": [1, 2, 3, 4]} | column-sizes.keys[3] | duplicate key 4
       column-sizes      | {"keys": [null], "values": [10]}           | column-sizes.keys[0]     | expected an integer
       column-sizes      | {"keys": ["1"], "values": [10]}            | column-sizes.keys[0]     | expected an integer
+      column-sizes      | {"keys": [1.0], "values": [10]}            | column-sizes.keys[0]     | expected an integer
+      column-sizes      | {"keys": [1], "values": [10.0]}            | column-sizes.values[0]   | expected an integer
       column-sizes      | {"keys": [1], "values": [null]}            | column-sizes.values[0]   | expected an integer
       column-sizes      | {"keys": [1], "values": [-1]}              | column-sizes.values[0]   | negative
       column-sizes      | {"keys": 1, "values": [1]}                 | column-sizes.keys        | expected an array
@@ -1196,6 +1201,8 @@ class ResponseParserTest {
   @Test
   void anErrorCodeOfAnotherKindReadsAsNone() {
     assertThat(this.parser.error(bytes("{\"error\": {\"code\": true, \"type\": \"T\"}}")))
+        .isEqualTo(new ErrorBody(null, "T", null));
+    assertThat(this.parser.error(bytes("{\"error\": {\"code\": \"teapot\", \"type\": \"T\"}}")))
         .isEqualTo(new ErrorBody(null, "T", null));
   }
 
