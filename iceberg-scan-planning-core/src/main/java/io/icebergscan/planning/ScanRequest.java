@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param snapshotId the snapshot to scan (time travel); not together with an incremental range
  * @param select the full names of the fields to read, or {@code null} for all
- * @param filter the row filter as Iceberg expression JSON, e.g. {@code {"type":"gt","term":"id","value":5}}
+ * @param filter the row filter as Iceberg expression JSON, e.g. {@code {"type":"gt","term":"id","value":5}};
+ *     {@link Builder#filter(RowFilter)} writes it from a typed {@link RowFilter}
  * @param caseSensitive whether field names in {@code select} and {@code filter} match case-sensitively
  * @param useSnapshotSchema whether to use the schema of the scanned snapshot rather than the table's
  * @param startSnapshotId the exclusive start of an incremental scan; needs {@code endSnapshotId}
@@ -99,9 +100,25 @@ public record ScanRequest(
       return select(List.of(select));
     }
 
-    /** The row filter as Iceberg expression JSON (the legacy form Apache Iceberg servers parse). */
+    /**
+     * The row filter as Iceberg expression JSON (the legacy form Apache Iceberg servers parse); prefer
+     * {@link #filter(RowFilter)}, which writes it.
+     */
     public Builder filter(String filterJson) {
       this.filter = filterJson;
+      return this;
+    }
+
+    /**
+     * The row filter, e.g. {@code RowFilter.greaterThan("amount", 100)}; sent as its {@link RowFilter#toJson()}.
+     *
+     * @throws IllegalArgumentException when the filter is null: leave it unset to scan without a filter
+     */
+    public Builder filter(RowFilter filter) {
+      if (filter == null) {
+        throw new IllegalArgumentException("filter is null: leave it unset to scan without a filter");
+      }
+      this.filter = filter.toJson();
       return this;
     }
 
