@@ -1,10 +1,12 @@
 package io.icebergscan.planning;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,7 +30,10 @@ import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.wire.RequestBodies;
+import io.icebergscan.planning.internal.wire.WireTypes.LoadTableResult;
 import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import io.micrometer.observation.Observation;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
@@ -40,6 +46,10 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The {@link ScanPlanner} over the REST protocol: wires the client, the shared limiter and the runs. */
@@ -56,6 +66,10 @@ final class RestScanPlanner implements ScanPlanner {
   private final Instrumentation instrumentation;
   private final CatalogClient client;
   private final RequestBodies bodies;
+  /** Checks that a metrics report is a JSON object before it is sent as it is. */
+  private final ObjectReader reportReader;
+  /** Bounds each blocking call outside plans: discovery, retries and all. */
+  private final Duration requestTimeout;
   private final ConcurrencyLimiter limiter;
   private final Set<PlanRun> running = ConcurrentHashMap.newKeySet();
   private final Scheduler scheduler;
@@ -135,6 +149,8 @@ final class RestScanPlanner implements ScanPlanner {
         .build();
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);
+    this.reportReader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    this.requestTimeout = connection.requestTimeout();
     this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
         mapper, this.scheduler, connection.maxResponseBytes(), connection.requestTimeout(),
         connection.retryPolicy());
@@ -229,6 +245,116 @@ final class RestScanPlanner implements ScanPlanner {
   private PlanRun newRun(TableIdentifier table, ScanRequest request, int window, boolean wholePlan) {
     return new PlanRun(this.client, this.bodies, this.limiter, this.scheduler, this.settings, this.instrumentation,
         this.running, table, request, window, wholePlan);
+  }
+
+  @Override
+  public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
+    Objects.requireNonNull(table, "table");
+    LoadTableResult loaded = await("loadTable()", table, this.client.catalog().flatMap(catalog -> {
+      catalog.require(CatalogClient.LOAD_TABLE);
+      return this.client.loadTable(paths(catalog, table), vendedCredentials);
+    }));
+    return new LoadedTable(loaded.metadataLocation(), loaded.metadataJson(), loaded.config(),
+        loaded.storageCredentials());
+  }
+
+  @Override
+  public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
+    Objects.requireNonNull(table, "table");
+    return await("loadCredentials()", table, this.client.catalog().flatMap(catalog -> {
+      catalog.require(CatalogClient.LOAD_CREDENTIALS);
+      return this.client.loadCredentials(paths(catalog, table), planId);
+    }));
+  }
+
+  @Override
+  public void reportMetrics(TableIdentifier table, String reportJson) {
+    Objects.requireNonNull(table, "table");
+    byte[] report = reportBody(reportJson);
+    await("reportMetrics()", table, this.client.catalog().flatMap(catalog -> {
+      catalog.require(CatalogClient.REPORT_METRICS);
+      return this.client.reportMetrics(paths(catalog, table), report);
+    }));
+  }
+
+  @Override
+  public boolean supportsEndpoint(String endpoint) {
+    Objects.requireNonNull(endpoint, "endpoint");
+    return await("supportsEndpoint()", null, this.client.catalog().map(catalog -> catalog.supports(endpoint)));
+  }
+  @Override
+  public Map<String, String> catalogProperties() {
+    return await("catalogProperties()", null, this.client.catalog().map(CatalogClient.Catalog::properties));
+  }
+
+
+  private CatalogClient.TablePaths paths(CatalogClient.Catalog catalog, TableIdentifier table) {
+    return this.client.paths(catalog, table.namespace(), table.name());
+  }
+
+  /** The report as it is sent, once it is known to be a JSON object: a filter is checked the same way. */
+  private byte[] reportBody(String reportJson) {
+    Objects.requireNonNull(reportJson, "reportJson");
+    JsonNode report;
+    try {
+      report = this.reportReader.readTree(reportJson);
+    }
+    catch (JacksonException notJson) {
+      throw new IllegalArgumentException("reportJson is not valid JSON: " + notJson.getOriginalMessage(), notJson);
+    }
+    if (report == null || !report.isObject()) {
+      throw new IllegalArgumentException("reportJson must be a JSON object (a ReportMetricsRequest)");
+    }
+    return reportJson.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Waits for one call outside a plan, refused where {@code plan()} is and for the same reasons, and bounded by
+   * the request timeout as a whole (the discovery it may need and its retries included): each of its requests is
+   * bounded so already, but a caller blocked here waits for them all.
+   *
+   * <p>The caller's current observation goes into the Reactor context, so WebClient's {@code http.client.requests}
+   * observations of the call are its children, as a plan's are the plan's.
+   *
+   * @param table the table named in failures, or {@code null}
+   */
+  private <T> T await(String call, @Nullable TableIdentifier table, Mono<T> answer) {
+    if (ON_PLANNER_THREAD.get() != null) {
+      // as for plan(): the answer would be parsed by the executor whose thread waits for it
+      throw new IllegalStateException(call + " was called on a planner thread (for example from a planTasks() "
+          + "subscriber), where blocking can deadlock the planner; call it from a thread of your own");
+    }
+    refuseToBlockOnANonBlockingThread(call, "call it from a blocking thread");
+    String what = call + (table != null ? " of " + table : "");
+    if (this.client.isClosed()) {
+      throw new ScanPlanningException(what + " failed: the planner is closed");
+    }
+    Observation parent = this.instrumentation.registry().getCurrentObservation();
+    Duration timeout = this.requestTimeout;
+    CompletableFuture<T> result = answer
+        .timeout(timeout, Mono.error(() -> new TransportException(what + " got no complete answer within the "
+            + "request timeout of " + timeout, null, new TimeoutException("request timeout"))))
+        .onErrorMap(RejectedExecutionException.class, refused -> new ScanPlanningException(what + " was refused by "
+            + "the planner's executor", null, refused))
+        .contextWrite(context -> parent == null ? context : Instrumentation.within(context, parent))
+        .toFuture();
+    try {
+      // the timeout above ends the call; this bound holds even if a fatal error kept that from reaching here
+      return result.get(backstopMillis(timeout), TimeUnit.MILLISECONDS);
+    }
+    catch (TimeoutException stuck) {
+      result.cancel(true);
+      throw new TransportException(what + " got no complete answer within the request timeout of " + timeout, null,
+          stuck);
+    }
+    catch (InterruptedException interrupted) {
+      result.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new ScanPlanningException(what + " was interrupted", null, interrupted);
+    }
+    catch (ExecutionException failed) {
+      throw rethrown(failed.getCause());
+    }
   }
 
   @Override

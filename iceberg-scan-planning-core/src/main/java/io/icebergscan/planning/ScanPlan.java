@@ -44,13 +44,6 @@ public record ScanPlan(
    * @return the credential, or {@code null} when none applies
    */
   public @Nullable StorageCredential credentialFor(String location) {
-    StorageCredential best = null;
-    for (StorageCredential credential : this.storageCredentials) {
-      if (location.startsWith(credential.prefix())
-          && (best == null || credential.prefix().length() > best.prefix().length())) {
-        best = credential;
-      }
-    }
-    return best;
+    return StorageCredential.forLocation(this.storageCredentials, location);
   }
 }

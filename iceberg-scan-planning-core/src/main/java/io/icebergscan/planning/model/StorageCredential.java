@@ -1,8 +1,11 @@
 package io.icebergscan.planning.model;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Credentials the catalog vended for reading files under a location prefix.
@@ -15,6 +18,22 @@ public record StorageCredential(String prefix, Map<String, String> config) {
   public StorageCredential {
     Objects.requireNonNull(prefix, "prefix");
     config = Map.copyOf(config);
+  }
+
+  /**
+   * The credential for a file location: the one with the longest matching prefix, as the spec says.
+   *
+   * @return the credential, or {@code null} when none applies
+   */
+  public static @Nullable StorageCredential forLocation(List<StorageCredential> credentials, String location) {
+    StorageCredential best = null;
+    for (StorageCredential credential : credentials) {
+      if (location.startsWith(credential.prefix())
+          && (best == null || credential.prefix().length() > best.prefix().length())) {
+        best = credential;
+      }
+    }
+    return best;
   }
 
   @Override

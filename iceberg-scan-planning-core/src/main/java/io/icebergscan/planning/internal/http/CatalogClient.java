@@ -9,7 +9,10 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.icebergscan.planning.exceptions.AuthenticationException;
@@ -28,11 +32,14 @@ import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.internal.http.CatalogErrors.Call;
 import io.icebergscan.planning.internal.wire.ConfigParser;
 import io.icebergscan.planning.internal.wire.ErrorBodyParser;
+import io.icebergscan.planning.internal.wire.LoadTableParser;
 import io.icebergscan.planning.internal.wire.PlanResultParser;
 import io.icebergscan.planning.internal.wire.ScanTasksParser;
 import io.icebergscan.planning.internal.wire.WireTypes.CatalogConfig;
+import io.icebergscan.planning.internal.wire.WireTypes.LoadTableResult;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.StorageCredential;
 import io.netty.channel.ChannelException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.ReadTimeoutException;
@@ -52,7 +59,8 @@ import reactor.util.retry.Retry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The catalog's HTTP surface used by planning: discovery, submit, poll, cancel and fetch.
+ * The catalog's HTTP surface used by the planner: discovery, submit, poll, cancel and fetch for plans, and loading a
+ * table, its credentials and reporting its metrics for the callers that read the planned files.
  *
  * <p>Bodies are read as bytes on the network thread and parsed on the planner's executor, so
  * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP errors through
@@ -66,6 +74,40 @@ public final class CatalogClient {
   public static final String POLL = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
   public static final String CANCEL = "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
   public static final String FETCH_TASKS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks";
+  public static final String LOAD_TABLE = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}";
+  public static final String LOAD_CREDENTIALS = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials";
+  public static final String REPORT_METRICS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics";
+
+  /**
+   * What Apache Iceberg's client ({@code RESTSessionCatalog.DEFAULT_ENDPOINTS}) assumes of a catalog whose config
+   * lists no endpoints (absent or empty): the endpoints older than the list. Neither planning nor credentials are
+   * among them.
+   */
+  public static final Set<String> DEFAULT_ENDPOINTS = Set.of(
+      "GET /v1/{prefix}/namespaces",
+      "GET /v1/{prefix}/namespaces/{namespace}",
+      "POST /v1/{prefix}/namespaces",
+      "POST /v1/{prefix}/namespaces/{namespace}/properties",
+      "DELETE /v1/{prefix}/namespaces/{namespace}",
+      "GET /v1/{prefix}/namespaces/{namespace}/tables",
+      LOAD_TABLE,
+      "POST /v1/{prefix}/namespaces/{namespace}/tables",
+      "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      "POST /v1/{prefix}/tables/rename",
+      "POST /v1/{prefix}/namespaces/{namespace}/register",
+      REPORT_METRICS,
+      "POST /v1/{prefix}/transactions/commit");
+  /** Added to the defaults, as Iceberg's client does, when the merged {@code view-endpoints-supported} is true. */
+  private static final Set<String> VIEW_ENDPOINTS = Set.of(
+      "GET /v1/{prefix}/namespaces/{namespace}/views",
+      "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+      "POST /v1/{prefix}/namespaces/{namespace}/views",
+      "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+      "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+      "POST /v1/{prefix}/views/rename");
+  /** The header of {@code loadTable} asking for credentials to read the table's files with. */
+  private static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
   private static final String DEFAULT_NAMESPACE_SEPARATOR = "%1F";
   /**
@@ -76,13 +118,29 @@ public final class CatalogClient {
    */
   public static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
   private static final byte[] NO_BODY = new byte[0];
-  /** Discovery (shared by a planner's plans) and the DELETE of an abandoned plan belong to no plan's count. */
+  /**
+   * Discovery (shared by a planner's plans), the DELETE of an abandoned plan and the table calls made outside any
+   * plan belong to no plan's count.
+   */
   private static final Runnable NOT_COUNTED = () -> {
   };
+  private static final Consumer<HttpHeaders> NO_HEADERS = headers -> {
+  };
 
-  /** What discovery tells about the catalog; paths are built from it. */
-  public record Catalog(@Nullable String prefix, String namespaceSeparator, @Nullable Set<String> endpoints,
-      boolean idempotencyKeys) {
+  /**
+   * What discovery tells about the catalog; paths are built from it.
+   *
+   * @param endpoints the advertised endpoints, or {@link CatalogClient#DEFAULT_ENDPOINTS} (and the view endpoints,
+   *     if so configured) when the catalog listed none
+   * @param properties the catalog's {@code defaults} with its {@code overrides} over them
+   */
+  public record Catalog(@Nullable String prefix, String namespaceSeparator, Set<String> endpoints,
+      boolean idempotencyKeys, Map<String, String> properties) {
+
+    public Catalog {
+      endpoints = Set.copyOf(endpoints);
+      properties = Map.copyOf(properties);
+    }
 
     public void require(String endpoint) {
       if (!supports(endpoint)) {
@@ -91,19 +149,56 @@ public final class CatalogClient {
     }
 
     public boolean supports(String endpoint) {
-      return this.endpoints != null && this.endpoints.contains(endpoint);
+      return this.endpoints.contains(endpoint);
     }
   }
 
-  /** The resource paths of one table, and their URI templates (no table names or ids: for metrics). */
-  public record TablePaths(String plan, String tasks, String planTemplate, String tasksTemplate) {
+  /**
+   * The resource paths of one table, and their URI templates (no table names or ids: for metrics).
+   *
+   * @param table the table's URI, encoded
+   * @param tableTemplate its template, {@code …/v1/{prefix}/namespaces/{namespace}/tables/{table}}
+   */
+  public record TablePaths(String table, String tableTemplate) {
+
+    public String plan() {
+      return this.table + "/plan";
+    }
+
+    public String planTemplate() {
+      return this.tableTemplate + "/plan";
+    }
 
     public String plan(String planId) {
-      return this.plan + "/" + encode(planId);
+      return plan() + "/" + encode(planId);
     }
 
     public String planIdTemplate() {
-      return this.planTemplate + "/{plan-id}";
+      return planTemplate() + "/{plan-id}";
+    }
+
+    public String tasks() {
+      return this.table + "/tasks";
+    }
+
+    public String tasksTemplate() {
+      return this.tableTemplate + "/tasks";
+    }
+
+    public String credentials(@Nullable String planId) {
+      return this.table + "/credentials" + (planId != null ? "?planId=" + encode(planId) : "");
+    }
+
+    public String credentialsTemplate() {
+      return this.tableTemplate + "/credentials";
+    }
+
+    public String metrics() {
+      return this.table + "/metrics";
+    }
+
+    public String metricsTemplate() {
+      return this.tableTemplate + "/metrics";
     }
   }
 
@@ -123,6 +218,7 @@ public final class CatalogClient {
   private final ConfigParser configs;
   private final PlanResultParser plans;
   private final ScanTasksParser tasks;
+  private final LoadTableParser tables;
   private final ErrorBodyParser errors;
   private final Scheduler parseScheduler;
   private final int maxResponseBytes;
@@ -149,6 +245,7 @@ public final class CatalogClient {
     this.configs = new ConfigParser(mapper);
     this.plans = new PlanResultParser(mapper);
     this.tasks = new ScanTasksParser(mapper);
+    this.tables = new LoadTableParser(mapper);
     this.errors = new ErrorBodyParser(mapper);
     this.parseScheduler = parseScheduler;
     this.maxResponseBytes = maxResponseBytes;
@@ -185,12 +282,35 @@ public final class CatalogClient {
       String mergedPrefix = merged(config, "prefix", this.prefix);
       String separator = merged(config, "namespace-separator", null);
       Catalog catalog = new Catalog(mergedPrefix == null || mergedPrefix.isEmpty() ? null : mergedPrefix,
-          separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, config.endpoints(),
-          config.idempotencyKeyLifetime() != null);
+          separator == null || separator.isEmpty() ? DEFAULT_NAMESPACE_SEPARATOR : separator, endpoints(config),
+          config.idempotencyKeyLifetime() != null, properties(config));
       requireUsableInPath(config, "prefix", catalog.prefix(), true);
       requireUsableInPath(config, "namespace-separator", catalog.namespaceSeparator(), false);
       return catalog;
     });
+  }
+
+  private static Map<String, String> properties(CatalogConfig config) {
+    Map<String, String> properties = new LinkedHashMap<>(config.defaults());
+    properties.putAll(config.overrides());
+    return properties;
+  }
+
+  /**
+   * The advertised endpoints, or what Iceberg's client assumes when there are none: an empty list is no list to
+   * its client either ({@code RESTSessionCatalog.initialize}), so a catalog that sends one is read the same way by
+   * both.
+   */
+  private static Set<String> endpoints(CatalogConfig config) {
+    if (config.endpoints() != null && !config.endpoints().isEmpty()) {
+      return config.endpoints();
+    }
+    if (!"true".equalsIgnoreCase(merged(config, "view-endpoints-supported", null))) {
+      return DEFAULT_ENDPOINTS;
+    }
+    Set<String> withViews = new HashSet<>(DEFAULT_ENDPOINTS);
+    withViews.addAll(VIEW_ENDPOINTS);
+    return withViews;
   }
 
   /**
@@ -249,7 +369,7 @@ public final class CatalogClient {
         + "namespaces/" + levels + "/tables/" + encode(table);
     String tableTemplate = this.displayUri + "/v1/" + (catalog.prefix() != null ? "{prefix}/" : "")
         + "namespaces/{namespace}/tables/{table}";
-    return new TablePaths(tableUri + "/plan", tableUri + "/tasks", tableTemplate + "/plan", tableTemplate + "/tasks");
+    return new TablePaths(tableUri, tableTemplate);
   }
 
   /**
@@ -324,20 +444,66 @@ public final class CatalogClient {
         raw -> this.tasks.parse(raw.body, planTask, defaultResidual));
   }
 
+  /**
+   * {@code GET …/tables/{table}}: the table's metadata, config and credentials. A read, so sent again after any
+   * transient failure.
+   *
+   * @param vendedCredentials whether to ask for credentials ({@code X-Iceberg-Access-Delegation: vended-credentials})
+   */
+  public Mono<LoadTableResult> loadTable(TablePaths paths, boolean vendedCredentials) {
+    Consumer<HttpHeaders> delegation = vendedCredentials
+        ? headers -> headers.set(ACCESS_DELEGATION, "vended-credentials")
+        : NO_HEADERS;
+    return exchange(HttpMethod.GET, paths.table(), paths.tableTemplate(), null, false, delegation, Call.LOAD_TABLE,
+        null, NOT_COUNTED, this.retries, raw -> this.tables.table(raw.body));
+  }
+
+  /** {@code GET …/tables/{table}/credentials[?planId=…]}: the table's current vended credentials. A read. */
+  public Mono<List<StorageCredential>> loadCredentials(TablePaths paths, @Nullable String planId) {
+    return exchange(HttpMethod.GET, paths.credentials(planId), paths.credentialsTemplate(), null, false, NO_HEADERS,
+        Call.LOAD_CREDENTIALS, null, NOT_COUNTED, this.retries, raw -> this.tables.credentials(raw.body));
+  }
+
+  /**
+   * {@code POST …/tables/{table}/metrics}. A report is recorded once per request and the spec gives this endpoint
+   * no {@code Idempotency-Key}, so none is sent, and the report is sent again only after failures that say it was
+   * not acted on (429, 503, a connection never made), whatever the catalog says about keys: a duplicate report
+   * would be counted twice.
+   */
+  public Mono<Void> reportMetrics(TablePaths paths, byte[] report) {
+    return exchange(HttpMethod.POST, paths.metrics(), paths.metricsTemplate(), report, false, NO_HEADERS,
+        Call.REPORT_METRICS, null, NOT_COUNTED, this.retryPolicy.retry(false), raw -> Boolean.TRUE).then();
+  }
+
   /** @param sending run as each attempt is sent, retries included: what a plan counts as its requests */
   private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body, Call call,
       @Nullable String planTask, Runnable sending, Retry retry, Function<Raw, T> onSuccess) {
+    // the planning POSTs carry keys: a retry of a submission or a fetch is then known as one
+    return exchange(method, uri, uriTemplate, body, body != null, NO_HEADERS, call, planTask, sending, retry,
+        onSuccess);
+  }
+
+  /**
+   * @param idempotencyKey whether the request carries an {@code Idempotency-Key}, the same on every attempt
+   * @param headers sets the request's own headers, besides the planner's
+   * @param sending run as each attempt is sent, retries included: what a plan counts as its requests
+   */
+  private <T> Mono<T> exchange(HttpMethod method, String uri, String uriTemplate, byte @Nullable [] body,
+      boolean idempotencyKey, Consumer<HttpHeaders> headers, Call call, @Nullable String planTask, Runnable sending,
+      Retry retry, Function<Raw, T> onSuccess) {
     if (this.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", planTask, null));
     }
     WebClient.RequestBodySpec spec = this.webClient.method(method)
         .uri(URI.create(uri)) // sent exactly as encoded here; the template only names it
         .attribute(URI_TEMPLATE_ATTRIBUTE, uriTemplate)
-        .accept(MediaType.APPLICATION_JSON);
+        .accept(MediaType.APPLICATION_JSON)
+        .headers(headers);
+    if (idempotencyKey) {
+      spec.header("Idempotency-Key", UuidV7.next().toString());
+    }
     if (body != null) {
-      spec.contentType(MediaType.APPLICATION_JSON)
-          .header("Idempotency-Key", UuidV7.next().toString())
-          .bodyValue(body);
+      spec.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
     }
     // The body is read as raw bytes whatever its Content-Type says: the parser reads JSON by its bytes, and a
     // decoder chosen by the header would turn an unparseable header (an answer) into a transport failure.

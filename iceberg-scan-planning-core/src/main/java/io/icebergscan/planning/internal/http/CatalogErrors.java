@@ -19,7 +19,10 @@ public final class CatalogErrors {
     SUBMIT("POST plan"),
     POLL("GET plan"),
     CANCEL("DELETE plan"),
-    FETCH_TASKS("POST tasks");
+    FETCH_TASKS("POST tasks"),
+    LOAD_TABLE("GET table"),
+    LOAD_CREDENTIALS("GET credentials"),
+    REPORT_METRICS("POST metrics");
 
     private final String label;
 
@@ -41,7 +44,8 @@ public final class CatalogErrors {
       String effectiveType = type != null ? type : switch (call) {
         case FETCH_TASKS -> "NoSuchPlanTaskException";
         case POLL, CANCEL -> "NoSuchPlanIdException";
-        case SUBMIT -> "NoSuchTableException";
+        // the one 404 the spec gives each of these calls: a namespace's absence is typed when a catalog tells it
+        case SUBMIT, LOAD_TABLE, LOAD_CREDENTIALS, REPORT_METRICS -> "NoSuchTableException";
         case CONFIG -> "";
       };
       switch (effectiveType) {

@@ -1,16 +1,12 @@
 package io.icebergscan.planning.internal.wire;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import io.icebergscan.planning.internal.wire.JsonReader.Path;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanStatus;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
-import io.icebergscan.planning.model.StorageCredential;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -61,7 +57,7 @@ public final class PlanResultParser {
     }
     return switch (status) {
       case COMPLETED -> new PlanningResult(status, planId, this.tasks.read(in, root, defaultResidual), null,
-          storageCredentials(in, root));
+          LoadTableParser.storageCredentials(in, root, false));
       case FAILED -> new PlanningResult(status, planId, ScanTasks.EMPTY, ErrorBodyParser.errorObject(root.get("error")),
           List.of());
       case SUBMITTED, CANCELLED -> new PlanningResult(status, planId, ScanTasks.EMPTY, null, List.of());
@@ -100,32 +96,5 @@ public final class PlanResultParser {
       throw in.fail("a plan-id must not be able to change the request path", Path.of("plan-id"));
     }
     return planId;
-  }
-
-  private static List<StorageCredential> storageCredentials(JsonReader in, JsonNode root) {
-    JsonNode node = in.optional(root, "storage-credentials");
-    if (node == null) {
-      return List.of();
-    }
-    JsonNode array = in.array(node, Path.of("storage-credentials"));
-    List<StorageCredential> credentials = new ArrayList<>(array.size());
-    for (int i = 0; i < array.size(); i++) {
-      Path path = Path.of("storage-credentials").element(i);
-      JsonNode credential = in.object(array.get(i), path);
-      String prefix = in.string(in.required(credential, path, "prefix"), path.field("prefix"));
-      Path configPath = path.field("config");
-      JsonNode config = in.object(in.required(credential, path, "config"), configPath);
-      Map<String, String> values = new LinkedHashMap<>();
-      for (Map.Entry<String, JsonNode> entry : config.properties()) {
-        JsonNode value = entry.getValue();
-        if (!value.isString()) {
-          // No kind(value) here: it would quote a number, and this object holds secrets.
-          throw in.fail("expected a string value", configPath.field(entry.getKey()));
-        }
-        values.put(entry.getKey(), value.stringValue());
-      }
-      credentials.add(new StorageCredential(prefix, values));
-    }
-    return credentials;
   }
 }

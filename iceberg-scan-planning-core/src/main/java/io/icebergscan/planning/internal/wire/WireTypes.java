@@ -60,6 +60,21 @@ public final class WireTypes {
   }
 
   /**
+   * A {@code LoadTableResult}, the answer of {@code GET …/tables/{table}}.
+   *
+   * @param metadataJson the {@code metadata} object as JSON text, for Apache Iceberg's {@code TableMetadataParser}
+   * @param config the table's {@code config}, empty when absent
+   */
+  public record LoadTableResult(@Nullable String metadataLocation, String metadataJson, Map<String, String> config,
+      List<StorageCredential> storageCredentials) {
+
+    public LoadTableResult {
+      config = Map.copyOf(config);
+      storageCredentials = List.copyOf(storageCredentials);
+    }
+  }
+
+  /**
    * {@code GET /v1/config}.
    *
    * @param endpoints the advertised endpoints as {@code "<METHOD> <path>"} with single spaces, or
