@@ -28,20 +28,32 @@ import org.jspecify.annotations.Nullable;
  * try (EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.uniform(4, 2)).start()) {
  *   EmbeddedTable table = catalog.createTable(TableIdentifier.of("db", "events"), schema);
  *   long snapshot = table.append(table.dataFile("s3://bucket/events/a.parquet", 100).build());
+ *   long withRows = table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "a"), table.newRecord(2L, "b")));
  *   ScanPlanner planner = ScanPlanner.builder().uri(catalog.uri()).build();
  * }
  * }</pre>
  *
- * <p>Tables hold metadata only: data and delete files are entries in manifests, never written, which is
- * all server-side planning reads. The knobs ({@link #tasksPerPlanTask}, {@link #planAsync},
- * {@link #submittedPolls}, {@link #tasksLatency}, {@link #fanOut}, {@link #planningEndpoints}) can be set before or after
- * {@link #start()}; a change applies to the requests that arrive after it.
+ * <p>Tables hold what a test puts in them (see {@link EmbeddedTable}): file entries in manifests only, never
+ * written, which is all server-side planning reads; or real Avro and Parquet data and delete files and Puffin
+ * deletion vectors, written with Iceberg's own writers, for tests that read what they plan.
+ *
+ * <p>Every file is stored in Iceberg's in-memory FileIO ({@code org.apache.iceberg.inmemory.InMemoryFileIO},
+ * whose files are JVM-wide, at {@code memory://} locations), so only a client in the same JVM can open them,
+ * and only with that FileIO. The catalog says so: its {@code /v1/config} answer carries
+ * {@code io-impl = org.apache.iceberg.inmemory.InMemoryFileIO} (Iceberg's {@code CatalogProperties.FILE_IO_IMPL})
+ * among its {@code defaults}, which Iceberg's own {@code RESTCatalog} merges under the client's properties
+ * and uses to load its FileIO. A client that sets {@code io-impl} itself keeps its own; one that ignores the
+ * defaults must be configured with that FileIO to read data.
+ *
+ * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
+ * {@link #fanOut}, {@link #planningEndpoints}) can be set before or after {@link #start()}; a change applies to
+ * the requests that arrive after it.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
  * plans it issued when it closes. What it cannot isolate: Iceberg's in-memory FileIO is JVM-wide too, so
- * the metadata files of closed catalogs stay in memory (each catalog writes under its own warehouse
- * location), and an asynchronous Iceberg plan still being planned when its catalog closes may leave its
+ * the metadata, data and delete files of closed catalogs stay in memory (each catalog writes under its own
+ * warehouse location), and an asynchronous Iceberg plan still being planned when its catalog closes may leave its
  * plan-tasks behind.
  */
 public final class EmbeddedIcebergCatalog implements AutoCloseable {

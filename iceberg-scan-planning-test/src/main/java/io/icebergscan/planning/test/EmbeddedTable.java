@@ -17,16 +17,42 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A table of an {@link EmbeddedIcebergCatalog}, filled with file entries: every commit
- * ({@link #append}, {@link #addDeletes}, {@link #rowDelta}) is one snapshot and returns its id.
+ * A table of an {@link EmbeddedIcebergCatalog}: every commit ({@link #append}, {@link #appendRows},
+ * {@link #addDeletes}, {@link #rowDelta}) is one snapshot and returns its id. It can be filled two ways.
  *
- * <p>The builders return Iceberg's own ({@link DataFiles.Builder}, {@link FileMetadata.Builder}) with
- * the path, format and counts set, for the caller to add partition values ({@code withPartitionPath},
- * {@code withPartition}), metrics ({@code withMetrics}: column sizes, value/null/NaN counts, bounds) or
- * split offsets before {@code build()}.
+ * <p><b>File entries only</b>, for planning tests: {@link #dataFile}, {@link #positionDeleteFile},
+ * {@link #equalityDeleteFile}, {@link #deletionVectors} and {@link #appendDataFiles} describe files that are
+ * never written, which is all server-side planning reads. The builders return Iceberg's own
+ * ({@link DataFiles.Builder}, {@link FileMetadata.Builder}) with the path, format and counts set, for the caller
+ * to add partition values ({@code withPartitionPath}, {@code withPartition}), metrics ({@code withMetrics}:
+ * column sizes, value/null/NaN counts, bounds) or split offsets before {@code build()}.
+ *
+ * <p><b>Real files</b>, for tests that read what they plan: {@link #writeRows}, {@link #appendRows},
+ * {@link #writePositionDeletes}, {@link #writeEqualityDeletes} and {@link #writeDeletionVector} write Avro or
+ * Parquet data and delete files and Puffin deletion vectors with Apache Iceberg's own writers (iceberg-data's
+ * {@code GenericFileWriterFactory}, iceberg-core's {@code BaseDVFileWriter}), with the metrics Iceberg computes,
+ * into the table's FileIO: Iceberg's JVM-wide {@code InMemoryFileIO}, at {@code memory://} locations under
+ * the table's. Rows are {@link Record}s of the current schema ({@link #newRecord}); Iceberg's readers
+ * ({@code IcebergGenerics.read(table.table())}) and any client in the same JVM with an {@code InMemoryFileIO},
+ * such as Iceberg's {@code RESTCatalog}, which the catalog tells to use one, read them back. Parquet needs
+ * iceberg-parquet, hadoop-client-api and hadoop-client-runtime on the classpath (optional dependencies of
+ * this module); Avro needs neither. The {@code write…} methods commit nothing: pass their files to
+ * {@link #append}, {@link #addDeletes} or {@link #rowDelta} ({@link #appendRows} writes and appends).
+ *
+ * <pre>{@code
+ * DataFile file = table.writeRows(FileFormat.AVRO, List.of(table.newRecord(1L, "a"), table.newRecord(2L, "b")))
+ *     .get(0);
+ * table.append(file);
+ * table.addDeletes(table.writePositionDeletes(FileFormat.AVRO, file, 0)); // the row with id 1 is gone
+ * }</pre>
+ *
+ * <p>Change the schema or spec between writes with Iceberg's API ({@code table().updateSchema()…commit()},
+ * {@code table().updateSpec()…commit()}): writes use the current ones, and old files keep theirs.
  */
 public final class EmbeddedTable {
 
@@ -36,6 +62,8 @@ public final class EmbeddedTable {
   EmbeddedTable(Catalog catalog, TableIdentifier identifier) {
     this.catalog = catalog;
     this.identifier = identifier;
+    // Before any read or write of Avro files, ours or Iceberg's readers' on table().
+    ContentFileWriter.registerGenericAvroWithoutParquet();
   }
 
   public TableIdentifier identifier() {
@@ -141,6 +169,101 @@ public final class EmbeddedTable {
     deleteFiles.forEach(delta::addDeletes);
     delta.commit();
     return table.currentSnapshot().snapshotId();
+  }
+
+  /**
+   * A record of the current schema for {@link #writeRows} and {@link #writeEqualityDeletes}: empty without
+   * values (set them with {@code setField}), or with one value per top-level column, in schema order, as
+   * Iceberg's generic data model holds them ({@code Long}, {@code String}, {@code LocalDate},
+   * {@code LocalDateTime}, {@code BigDecimal}, {@code ByteBuffer}, …; {@code null} for none).
+   *
+   * @throws IllegalArgumentException when the number of values is neither 0 nor the number of columns
+   */
+  public Record newRecord(@Nullable Object... values) {
+    Schema schema = schema();
+    GenericRecord record = GenericRecord.create(schema);
+    if (values.length == 0) {
+      return record;
+    }
+    if (values.length != schema.columns().size()) {
+      throw new IllegalArgumentException(values.length + " values for the " + schema.columns().size()
+          + " columns of " + this.identifier + ": " + schema.asStruct());
+    }
+    for (int i = 0; i < values.length; i++) {
+      record.set(i, values[i]);
+    }
+    return record;
+  }
+
+  /**
+   * Writes the rows as real data files of the current schema and spec, one file per partition (in the order
+   * partitions first occur in {@code rows}), without committing them. Within a file the rows keep their order,
+   * so the row at position {@code p} of a file is the {@code p}-th of the rows given for its partition.
+   *
+   * @param format {@code AVRO}, or {@code PARQUET} when iceberg-parquet and Hadoop are on the classpath
+   * @param rows records of the current schema ({@link #newRecord}), at least one
+   * @return the data files, to commit with {@link #append(List)} or {@link #rowDelta}, with the metrics
+   * Iceberg's writer records: for Parquet sizes, value and null counts and bounds per column, for Avro the
+   * row count only (so filters prune Avro files by partition alone)
+   * @throws IllegalStateException for {@code PARQUET} without iceberg-parquet or Hadoop on the classpath
+   */
+  public List<DataFile> writeRows(FileFormat format, List<Record> rows) {
+    return new ContentFileWriter(table()).dataFiles(format, rows);
+  }
+
+  /** {@link #writeRows} then one append of the files written; returns the new snapshot's id. */
+  public long appendRows(FileFormat format, List<Record> rows) {
+    return append(writeRows(format, rows));
+  }
+
+  /**
+   * Writes a real position delete file (format version 2) deleting rows of one data file, in that file's spec
+   * and partition, without committing it.
+   *
+   * @param format {@code AVRO}, or {@code PARQUET} when iceberg-parquet and Hadoop are on the classpath
+   * @param file a data file of this table, such as one {@link #writeRows} returned
+   * @param positions the positions (from 0) of the rows to delete, in any order
+   * @return the delete file, to commit with {@link #addDeletes} or {@link #rowDelta}
+   * @throws IllegalStateException when the table's format version is not 2 (version 3 takes
+   * {@linkplain #writeDeletionVector deletion vectors})
+   * @throws IllegalArgumentException for no positions, or one outside the file's rows
+   */
+  public DeleteFile writePositionDeletes(FileFormat format, DataFile file, long... positions) {
+    return new ContentFileWriter(table()).positionDeletes(format, file, positions);
+  }
+
+  /**
+   * Writes a real equality delete file, without committing it: it deletes the rows whose values in the fields
+   * {@code fieldIds} equal those of one of the keys, in rows committed before it. The keys are records of the
+   * current schema ({@link #newRecord}) of which only those fields are written; on a partitioned table the
+   * partition source columns must be set too, since the file belongs to the keys' partition and deletes in
+   * that partition only (all keys must fall into one).
+   *
+   * @param format {@code AVRO}, or {@code PARQUET} when iceberg-parquet and Hadoop are on the classpath
+   * @param keys records of the current schema, at least one
+   * @param fieldIds the ids of the top-level primitive columns rows are matched on, at least one
+   * @return the delete file, to commit with {@link #addDeletes} or {@link #rowDelta}
+   * @throws IllegalArgumentException for no keys or field ids, a field id that is not a top-level primitive
+   * column, or keys in several partitions
+   */
+  public DeleteFile writeEqualityDeletes(FileFormat format, List<Record> keys, int... fieldIds) {
+    return new ContentFileWriter(table()).equalityDeletes(format, keys, fieldIds);
+  }
+
+  /**
+   * Writes a real deletion vector (format version 3) deleting rows of one data file, in a Puffin file of its
+   * own, in that data file's spec and partition, without committing it. A data file can have one vector:
+   * this writes the first, and Iceberg's scan planning fails on a second for the same file.
+   *
+   * @param file a data file of this table, such as one {@link #writeRows} returned
+   * @param positions the positions (from 0) of the rows to delete, in any order
+   * @return the vector, with its Puffin blob's offset and size, to commit with {@link #addDeletes} or
+   * {@link #rowDelta}
+   * @throws IllegalStateException when the table's format version is below 3
+   * @throws IllegalArgumentException for no positions, or one outside the file's rows
+   */
+  public DeleteFile writeDeletionVector(DataFile file, long... positions) {
+    return new ContentFileWriter(table()).deletionVector(file, positions);
   }
 
   /** The ids of all snapshots, oldest first. */

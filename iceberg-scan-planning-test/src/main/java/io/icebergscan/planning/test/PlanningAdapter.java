@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Scan;
@@ -16,6 +17,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.RESTException;
+import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.HTTPRequest;
@@ -213,18 +215,24 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     }
   }
 
-  /** Iceberg's config, without the planning endpoints when the catalog is told not to support them. */
+  /**
+   * Iceberg's config with {@code io-impl} among the defaults, and without the planning endpoints when the
+   * catalog is told not to support them. The in-memory catalog writes every file through Iceberg's JVM-wide
+   * {@link InMemoryFileIO}, which a client's default ({@code ResolvingFileIO}, Hadoop for {@code memory://})
+   * cannot open. A default and not a table's {@code config}: Iceberg's {@code RESTSessionCatalog} merges
+   * defaults under the client's own properties, so a client can still choose its FileIO, and keeps one FileIO
+   * for all tables, where a table-level {@code config} would override the client and cost a FileIO per load.
+   */
   private ConfigResponse config(ConfigResponse config) {
-    if (this.settings.planningEndpoints) {
-      return config;
-    }
-    List<Endpoint> kept = config.endpoints().stream().filter(endpoint -> !isPlanningEndpoint(endpoint)).toList();
-    ConfigResponse.Builder filtered = ConfigResponse.builder().withDefaults(config.defaults())
-        .withOverrides(config.overrides()).withEndpoints(kept);
+    List<Endpoint> endpoints = this.settings.planningEndpoints ? config.endpoints()
+        : config.endpoints().stream().filter(endpoint -> !isPlanningEndpoint(endpoint)).toList();
+    ConfigResponse.Builder answer = ConfigResponse.builder().withDefaults(config.defaults())
+        .withDefault(CatalogProperties.FILE_IO_IMPL, InMemoryFileIO.class.getName())
+        .withOverrides(config.overrides()).withEndpoints(endpoints);
     if (config.idempotencyKeyLifetime() != null) {
-      filtered.withIdempotencyKeyLifetime(config.idempotencyKeyLifetime());
+      answer.withIdempotencyKeyLifetime(config.idempotencyKeyLifetime());
     }
-    return filtered.build();
+    return answer.build();
   }
 
   static boolean isPlanningEndpoint(Endpoint endpoint) {
