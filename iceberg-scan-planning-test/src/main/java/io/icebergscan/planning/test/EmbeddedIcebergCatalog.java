@@ -1,18 +1,32 @@
 package io.icebergscan.planning.test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Function;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.StorageCredential;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.HTTPRequest.HTTPMethod;
 import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponseParser;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -46,8 +60,9 @@ import org.jspecify.annotations.Nullable;
  * defaults must be configured with that FileIO to read data.
  *
  * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
- * {@link #fanOut}, {@link #planningEndpoints}) can be set before or after {@link #start()}; a change applies to
- * the requests that arrive after it.
+ * {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken}, {@link #vendedCredentials},
+ * {@link #credentialsEndpoint}) can be set before or after {@link #start()}; a change applies to the requests that
+ * arrive after it.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
@@ -156,6 +171,60 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   }
 
   /**
+   * What an answer that carries vended credentials answers: the argument of the function given to
+   * {@link #vendedCredentials}.
+   *
+   * @param endpoint the endpoint answered, one of Iceberg's {@link Endpoint#V1_LOAD_TABLE} (a load that asked for
+   *     credentials), {@link Endpoint#V1_SUBMIT_TABLE_SCAN_PLAN} and {@link Endpoint#V1_FETCH_TABLE_SCAN_PLAN} (a
+   *     completed plan) and {@link Endpoint#V1_TABLE_CREDENTIALS}
+   * @param table the table of the request
+   * @param planId the plan's id for a plan, the {@code planId} query parameter for {@code GET …/credentials};
+   *     {@code null} for a table load and for a credentials request without one
+   */
+  public record CredentialsRequest(Endpoint endpoint, TableIdentifier table, @Nullable String planId) {
+
+    public CredentialsRequest {
+      Objects.requireNonNull(endpoint, "endpoint");
+      Objects.requireNonNull(table, "table");
+    }
+  }
+
+  /**
+   * Vends storage credentials, as a catalog in front of object storage does (default {@code null}: none). When set,
+   * {@code storage-credentials} are in the answer to a table load whose request has
+   * {@code X-Iceberg-Access-Delegation: vended-credentials}, in every completed plan (the submission's answer or
+   * the poll's), and in the answer to {@code GET …/tables/{table}/credentials} (with or without {@code planId}),
+   * which {@code /v1/config} then advertises (unless {@link #credentialsEndpoint} is off). Without vending, loads
+   * and plans carry no credentials, the endpoint is not advertised and the route answers 400 "No route for request",
+   * as Iceberg's adapter does.
+   *
+   * <p>The function is called for each such answer, on the server's thread, so it can vend different credentials
+   * each time (a generation counter in their config, an expiry such as {@code s3.session-token-expires-at-ms}
+   * later each time): a client that refreshes its credentials gets new ones. The credentials are fakes: the
+   * in-memory FileIO the files live in ignores them. A function that throws fails the request, with the status
+   * Iceberg's adapter gives its exception (500 for most).
+   *
+   * @param credentials the credentials for an answer, Iceberg's own type
+   *     ({@code StorageCredential.create(prefix, config)}), an empty list for none; {@code null} to stop vending
+   */
+  public EmbeddedIcebergCatalog vendedCredentials(
+      @Nullable Function<CredentialsRequest, List<StorageCredential>> credentials) {
+    this.settings.vendedCredentials = credentials;
+    return this;
+  }
+
+  /**
+   * Whether, while it {@linkplain #vendedCredentials vends credentials}, the catalog has the
+   * {@code GET …/tables/{table}/credentials} endpoint (default true). When false, {@code /v1/config} does not
+   * advertise it and the route answers 400 "No route for request", as at a catalog that vends credentials with
+   * table loads and plans only; the requests are still counted.
+   */
+  public EmbeddedIcebergCatalog credentialsEndpoint(boolean supported) {
+    this.settings.credentialsEndpoint = supported;
+    return this;
+  }
+
+  /**
    * Starts the server on a free port of 127.0.0.1.
    *
    * @throws IllegalStateException when already started or closed, or when the server cannot start
@@ -175,7 +244,7 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new RESTCatalogServlet(this.adapter)), "/*");
+    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter)), "/*");
     jetty.setHandler(context);
     try {
       jetty.start();
@@ -302,6 +371,48 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   public String toString() {
     return "EmbeddedIcebergCatalog[" + (this.uri != null ? this.uri : "not started") + (this.closed ? ", closed" : "")
         + "]";
+  }
+
+  /**
+   * Iceberg's servlet, which rejects a path its own routes do not name before the adapter sees it, and
+   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here.
+   */
+  private static final class CatalogServlet extends RESTCatalogServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient PlanningAdapter adapter;
+
+    CatalogServlet(PlanningAdapter adapter) {
+      super(adapter);
+      this.adapter = adapter;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      // as Iceberg's servlet reads its paths: no leading slash, still percent-encoded
+      String path = request.getRequestURI().substring(1);
+      if (PlanningRoute.of(HTTPMethod.GET, path) != PlanningRoute.CREDENTIALS) {
+        super.doGet(request, response);
+        return;
+      }
+      Map<String, String> query = new LinkedHashMap<>();
+      request.getParameterMap().forEach((name, values) -> query.put(name, values[0]));
+      Map<String, String> headers = new LinkedHashMap<>();
+      Collections.list(request.getHeaderNames()).forEach(name -> headers.put(name, request.getHeader(name)));
+      response.setContentType("application/json");
+      response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+      LoadCredentialsResponse answer;
+      try {
+        answer = this.adapter.loadCredentials(path, query, headers, handle(response));
+      }
+      catch (RESTException answered) {
+        // the error handler has written the status and the error body already
+        return;
+      }
+      response.setStatus(HttpServletResponse.SC_OK);
+      response.getWriter().write(LoadCredentialsResponseParser.toJson(answer));
+    }
   }
 
   private static void stopQuietly(Server jetty, Exception failure) {

@@ -2,11 +2,13 @@ package io.icebergscan.planning.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
@@ -16,14 +18,19 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
+import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.HTTPRequest;
+import org.apache.iceberg.rest.HTTPRequest.HTTPMethod;
 import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTResponse;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.credentials.ImmutableCredential;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
@@ -31,18 +38,26 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Apache Iceberg's REST adapter with this module's knobs. Without a fan-out, planning is Iceberg's
  * own (a chain of plan-tasks of {@code tasksPerPlanTask} each, optionally asynchronous); with one, the
- * tasks Iceberg plans are served over a tree of handles held by this adapter. Every response is one of
- * Iceberg's response classes, written by Iceberg's serializers.
+ * tasks Iceberg plans are served over a tree of handles held by this adapter. With vended credentials,
+ * the table loads that ask for them, the completed plans and {@code GET …/credentials} (a route Iceberg's
+ * adapter does not have) carry {@code storage-credentials}. Every response is one of Iceberg's response
+ * classes, written by Iceberg's serializers.
  */
 final class PlanningAdapter extends RESTCatalogAdapter {
 
   /** Tasks taken from Iceberg's planner per step when collecting a whole plan for a fan-out. */
   private static final int COLLECT_BATCH = 10_000;
+  /** The header a client asks for credentials with ({@code vended-credentials} among its comma-separated values). */
+  private static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
   private final Catalog catalog;
   private final ServerSettings settings;
@@ -80,8 +95,12 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     PlanningRoute route = PlanningRoute.of(request.method(), request.path());
     this.counter.started(route);
     try {
+      if (route == PlanningRoute.CREDENTIALS) {
+        return responseType.cast(loadCredentials(request, errorHandler));
+      }
       if (route == PlanningRoute.OTHER) {
-        return super.execute(request, responseType, errorHandler, responseHeaders);
+        return withVendedCredentials(request, super.execute(request, responseType, errorHandler, responseHeaders),
+            responseType, errorHandler);
       }
       if (route == PlanningRoute.CONFIG) {
         return responseType.cast(config(super.execute(request, ConfigResponse.class, errorHandler, responseHeaders)));
@@ -107,22 +126,136 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         ours = fanOut(route, request);
       }
       catch (RuntimeException failure) {
-        ErrorResponse.Builder error = ErrorResponse.builder();
-        configureResponseFromException(failure, error);
-        throw reject(errorHandler, error);
+        throw reject(errorHandler, errorFor(failure));
       }
       if (ours != null) {
-        return responseType.cast(ours);
+        return responseType.cast(vended(request, ours, errorHandler));
       }
       T response = super.execute(request, responseType, errorHandler, responseHeaders);
       if (response instanceof PlanTableScanResponse planned && planned.planId() != null) {
         this.icebergPlanIds.add(planned.planId());
       }
-      return response;
+      return withVendedCredentials(request, response, responseType, errorHandler);
     }
     finally {
       this.counter.finished(route);
     }
+  }
+
+  /**
+   * {@code GET …/tables/{table}/credentials} as the servlet hands it over: through {@link #execute}, so it is
+   * authenticated and counted as every other request. Iceberg's servlet has no route for it, which is why it
+   * does not come through the servlet's own dispatch.
+   */
+  LoadCredentialsResponse loadCredentials(String path, Map<String, String> queryParameters,
+      Map<String, String> headers, Consumer<ErrorResponse> errorHandler) {
+    return execute(buildRequest(HTTPMethod.GET, path, queryParameters, headers, null), LoadCredentialsResponse.class,
+        errorHandler, ignored -> { });
+  }
+
+  /**
+   * The table's current credentials, or, without vending or with the endpoint turned off, Iceberg's answer to a
+   * route it does not know. Only the table is checked, as the spec's 404 says: the {@code planId} is handed to the
+   * credentials function as sent.
+   */
+  private LoadCredentialsResponse loadCredentials(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
+    if (!servesCredentials()) {
+      throw reject(errorHandler, ErrorResponse.builder().responseCode(400).withType("BadRequestException")
+          .withMessage(String.format("No route for request: %s %s", request.method(), request.path())));
+    }
+    TableIdentifier table = PlanningRoute.table(request.path());
+    if (!this.catalog.tableExists(table)) {
+      throw reject(errorHandler, errorFor(new NoSuchTableException("Table does not exist: %s", table)));
+    }
+    String planId = request.queryParameters().get("planId");
+    return ImmutableLoadCredentialsResponse.builder().addAllCredentials(credentials(
+        new EmbeddedIcebergCatalog.CredentialsRequest(Endpoint.V1_TABLE_CREDENTIALS, table, planId), errorHandler))
+        .build();
+  }
+
+  /**
+   * Iceberg's adapter's response, with vended credentials if it takes some; the same instance otherwise, for the
+   * routes without a response class too (the servlet hands those a {@code null} type).
+   */
+  private <T extends RESTResponse> @Nullable T withVendedCredentials(HTTPRequest request, @Nullable T response,
+      Class<T> responseType, Consumer<ErrorResponse> errorHandler) {
+    RESTResponse answer = vended(request, response, errorHandler);
+    return answer == response ? response : responseType.cast(answer);
+  }
+
+  /**
+   * The response with the vended credentials added when vending is on and it is a table load that asked for
+   * them, or a completed plan (from the submission or a poll); any other response as it is.
+   */
+  private @Nullable RESTResponse vended(HTTPRequest request, @Nullable RESTResponse response,
+      Consumer<ErrorResponse> errorHandler) {
+    if (this.settings.vendedCredentials == null) {
+      return response;
+    }
+    String path = request.path();
+    if (response instanceof LoadTableResponse loaded && request.method() == HTTPMethod.GET
+        && asksForVendedCredentials(request)) {
+      LoadTableResponse.Builder answer = LoadTableResponse.builder().withTableMetadata(loaded.tableMetadata())
+          .addAllConfig(loaded.config()).addAllCredentials(loaded.credentials())
+          .addAllCredentials(credentials(new EmbeddedIcebergCatalog.CredentialsRequest(Endpoint.V1_LOAD_TABLE,
+              PlanningRoute.table(path), null), errorHandler));
+      if (loaded.remoteSigningConfig() != null) {
+        answer.withRemoteSigningConfig(loaded.remoteSigningConfig());
+      }
+      if (loaded.labels() != null) {
+        answer.withLabels(loaded.labels());
+      }
+      return answer.build();
+    }
+    if (response instanceof PlanTableScanResponse planned && planned.planStatus() == PlanStatus.COMPLETED) {
+      return planned.toBuilder().withCredentials(credentials(new EmbeddedIcebergCatalog.CredentialsRequest(
+          Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, PlanningRoute.table(path), planned.planId()), errorHandler)).build();
+    }
+    if (response instanceof FetchPlanningResultResponse polled && polled.planStatus() == PlanStatus.COMPLETED) {
+      return polled.toBuilder().withCredentials(credentials(new EmbeddedIcebergCatalog.CredentialsRequest(
+          Endpoint.V1_FETCH_TABLE_SCAN_PLAN, PlanningRoute.table(path), PlanningRoute.planId(path)), errorHandler))
+          .build();
+    }
+    return response;
+  }
+
+  /**
+   * What the test's function vends for one answer, as Iceberg's REST type; a function that fails fails the
+   * request with the status Iceberg's adapter gives its exception.
+   */
+  private List<Credential> credentials(EmbeddedIcebergCatalog.CredentialsRequest answering,
+      Consumer<ErrorResponse> errorHandler) {
+    Function<EmbeddedIcebergCatalog.CredentialsRequest, List<StorageCredential>> vending =
+        this.settings.vendedCredentials;
+    if (vending == null) {
+      // turned off while the request was answered: as if it had been off from the start
+      return List.of();
+    }
+    List<StorageCredential> vended;
+    try {
+      vended = List.copyOf(vending.apply(answering));
+    }
+    catch (RuntimeException failure) {
+      throw reject(errorHandler, errorFor(failure));
+    }
+    return vended.stream().map(credential -> (Credential) ImmutableCredential.builder().prefix(credential.prefix())
+        .config(credential.config()).build()).toList();
+  }
+
+  private boolean servesCredentials() {
+    return this.settings.vendedCredentials != null && this.settings.credentialsEndpoint;
+  }
+
+  private static boolean asksForVendedCredentials(HTTPRequest request) {
+    return request.headers().entries(ACCESS_DELEGATION).stream()
+        .flatMap(header -> Arrays.stream(header.value().split(",")))
+        .anyMatch(mechanism -> "vended-credentials".equalsIgnoreCase(mechanism.strip()));
+  }
+
+  private ErrorResponse.Builder errorFor(RuntimeException failure) {
+    ErrorResponse.Builder error = ErrorResponse.builder();
+    configureResponseFromException(failure, error);
+    return error;
   }
 
   /**
@@ -216,16 +349,23 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   }
 
   /**
-   * Iceberg's config with {@code io-impl} among the defaults, and without the planning endpoints when the
-   * catalog is told not to support them. The in-memory catalog writes every file through Iceberg's JVM-wide
-   * {@link InMemoryFileIO}, which a client's default ({@code ResolvingFileIO}, Hadoop for {@code memory://})
-   * cannot open. A default and not a table's {@code config}: Iceberg's {@code RESTSessionCatalog} merges
-   * defaults under the client's own properties, so a client can still choose its FileIO, and keeps one FileIO
-   * for all tables, where a table-level {@code config} would override the client and cost a FileIO per load.
+   * Iceberg's config with {@code io-impl} among the defaults, without the planning endpoints when the
+   * catalog is told not to support them, and with {@code GET …/credentials} exactly when it serves it. The
+   * in-memory catalog writes every file through Iceberg's JVM-wide {@link InMemoryFileIO}, which a client's
+   * default ({@code ResolvingFileIO}, Hadoop for {@code memory://}) cannot open. A default and not a table's
+   * {@code config}: Iceberg's {@code RESTSessionCatalog} merges defaults under the client's own properties, so a
+   * client can still choose its FileIO, and keeps one FileIO for all tables, where a table-level {@code config}
+   * would override the client and cost a FileIO per load.
    */
   private ConfigResponse config(ConfigResponse config) {
-    List<Endpoint> endpoints = this.settings.planningEndpoints ? config.endpoints()
-        : config.endpoints().stream().filter(endpoint -> !isPlanningEndpoint(endpoint)).toList();
+    List<Endpoint> endpoints = new ArrayList<>(config.endpoints());
+    if (!this.settings.planningEndpoints) {
+      endpoints.removeIf(PlanningAdapter::isPlanningEndpoint);
+    }
+    endpoints.remove(Endpoint.V1_TABLE_CREDENTIALS);
+    if (servesCredentials()) {
+      endpoints.add(Endpoint.V1_TABLE_CREDENTIALS);
+    }
     ConfigResponse.Builder answer = ConfigResponse.builder().withDefaults(config.defaults())
         .withDefault(CatalogProperties.FILE_IO_IMPL, InMemoryFileIO.class.getName())
         .withOverrides(config.overrides()).withEndpoints(endpoints);

@@ -13,6 +13,8 @@ import org.apache.iceberg.rest.RESTUtil;
  * percent-encoded); everything else is {@link #OTHER} and goes to Iceberg's adapter untouched.
  */
 enum PlanningRoute {
+  /** {@code GET …/tables/{table}/credentials}: a route Iceberg's adapter and servlet do not know. */
+  CREDENTIALS,
   CONFIG, PLAN, POLL, CANCEL, TASKS, OTHER;
 
   /**
@@ -35,6 +37,9 @@ enum PlanningRoute {
     }
     if (parts.size() == 6 && "tasks".equals(action) && method == HTTPMethod.POST) {
       return TASKS;
+    }
+    if (parts.size() == 6 && "credentials".equals(action) && method == HTTPMethod.GET) {
+      return CREDENTIALS;
     }
     if (parts.size() == 7 && "plan".equals(action)) {
       return method == HTTPMethod.GET ? POLL : method == HTTPMethod.DELETE ? CANCEL : OTHER;

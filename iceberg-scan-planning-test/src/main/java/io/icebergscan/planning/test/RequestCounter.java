@@ -2,7 +2,9 @@ package io.icebergscan.planning.test;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Counts requests by planning route; {@code /tasks} also by how many are answered at once. */
+/**
+ * Counts requests by planning route, and credentials requests; {@code /tasks} also by how many are answered at once.
+ */
 final class RequestCounter {
 
   private final AtomicInteger config = new AtomicInteger();
@@ -12,9 +14,11 @@ final class RequestCounter {
   private final AtomicInteger tasks = new AtomicInteger();
   private final AtomicInteger tasksInFlight = new AtomicInteger();
   private final AtomicInteger maxTasksInFlight = new AtomicInteger();
+  private final AtomicInteger credentials = new AtomicInteger();
 
   void started(PlanningRoute route) {
     switch (route) {
+      case CREDENTIALS -> this.credentials.incrementAndGet();
       case CONFIG -> this.config.incrementAndGet();
       case PLAN -> this.plan.incrementAndGet();
       case POLL -> this.poll.incrementAndGet();
@@ -36,7 +40,7 @@ final class RequestCounter {
 
   RequestCounts snapshot() {
     return new RequestCounts(this.config.get(), this.plan.get(), this.poll.get(), this.cancel.get(), this.tasks.get(),
-        this.maxTasksInFlight.get());
+        this.maxTasksInFlight.get(), this.credentials.get());
   }
 
   /** Zeroes the counts; the in-flight gauge keeps counting requests still being answered. */
@@ -47,5 +51,6 @@ final class RequestCounter {
     this.cancel.set(0);
     this.tasks.set(0);
     this.maxTasksInFlight.set(this.tasksInFlight.get());
+    this.credentials.set(0);
   }
 }

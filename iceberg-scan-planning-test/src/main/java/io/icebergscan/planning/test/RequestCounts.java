@@ -1,8 +1,8 @@
 package io.icebergscan.planning.test;
 
 /**
- * How many planning requests an {@link EmbeddedIcebergCatalog} has answered since it started or since
- * {@link EmbeddedIcebergCatalog#resetRequestCounts()}; requests rejected before reaching the catalog
+ * How many planning and credentials requests an {@link EmbeddedIcebergCatalog} has answered since it started or
+ * since {@link EmbeddedIcebergCatalog#resetRequestCounts()}; requests rejected before reaching the catalog
  * (a body that does not parse) are not counted.
  *
  * @param config {@code GET /v1/config}
@@ -11,6 +11,9 @@ package io.icebergscan.planning.test;
  * @param cancel {@code DELETE …/plan/{plan-id}}
  * @param tasks {@code POST …/tasks}
  * @param maxConcurrentTasks the most {@code /tasks} requests that were being answered at the same time
+ * @param credentials {@code GET …/tables/{table}/credentials}, with or without {@code planId} (see
+ *     {@link EmbeddedIcebergCatalog#vendedCredentials})
  */
-public record RequestCounts(int config, int plan, int poll, int cancel, int tasks, int maxConcurrentTasks) {
+public record RequestCounts(int config, int plan, int poll, int cancel, int tasks, int maxConcurrentTasks,
+    int credentials) {
 }

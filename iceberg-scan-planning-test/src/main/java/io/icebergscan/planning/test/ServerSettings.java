@@ -1,7 +1,10 @@
 package io.icebergscan.planning.test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
 
+import org.apache.iceberg.io.StorageCredential;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,4 +23,7 @@ final class ServerSettings {
   volatile @Nullable FanOut fanOut;
   volatile boolean planningEndpoints = true;
   volatile boolean requireBearerToken;
+  /** What credentials each answer that carries some vends; {@code null}: none, and no credentials endpoint. */
+  volatile @Nullable Function<EmbeddedIcebergCatalog.CredentialsRequest, List<StorageCredential>> vendedCredentials;
+  volatile boolean credentialsEndpoint = true;
 }
