@@ -1,0 +1,101 @@
+package io.icebergscan.planning.iceberg;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.model.StorageCredential;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.io.FileIO;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A table as this module plans and reads it: its Apache Iceberg metadata, and what the catalog said along with it
+ * when it was loaded (the table-level {@code config} and {@code storage-credentials}), or the {@link FileIO} of an
+ * Iceberg {@link Table} the application already has.
+ */
+public final class IcebergTable {
+
+  private final TableIdentifier identifier;
+  private final TableMetadata metadata;
+  private final Map<String, String> config;
+  private final List<StorageCredential> storageCredentials;
+  private final @Nullable FileIO io;
+
+  IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
+      List<StorageCredential> storageCredentials, @Nullable FileIO io) {
+    this.identifier = Objects.requireNonNull(identifier, "identifier");
+    this.metadata = Objects.requireNonNull(metadata, "metadata");
+    this.config = Map.copyOf(config);
+    this.storageCredentials = List.copyOf(storageCredentials);
+    this.io = io;
+  }
+
+  /**
+   * A table from an Iceberg {@link Table} the application loaded itself (any catalog): plans use its metadata as
+   * it is now, and reads use its {@link Table#io() FileIO}.
+   *
+   * @param identifier the table's name in the catalog the planner plans on
+   * @throws IllegalArgumentException when the table has no metadata of its own (a metadata table, say)
+   */
+  public static IcebergTable of(TableIdentifier identifier, Table table) {
+    if (!(table instanceof HasTableOperations operations)) {
+      throw new IllegalArgumentException(table.name() + " is not a table with metadata of its own ("
+          + table.getClass().getName() + ")");
+    }
+    return new IcebergTable(identifier, operations.operations().current(), Map.of(), List.of(), table.io());
+  }
+
+  public TableIdentifier identifier() {
+    return this.identifier;
+  }
+
+  public TableMetadata metadata() {
+    return this.metadata;
+  }
+
+  /** The table's current schema. */
+  public Schema schema() {
+    return this.metadata.schema();
+  }
+
+  /** The schema a scan of {@code snapshotId} reads with: that snapshot's schema, or the current one if unknown. */
+  Schema schemaOf(long snapshotId) {
+    Snapshot snapshot = this.metadata.snapshot(snapshotId);
+    if (snapshot == null || snapshot.schemaId() == null) {
+      return this.metadata.schema();
+    }
+    Schema schema = this.metadata.schemasById().get(snapshot.schemaId());
+    return schema != null ? schema : this.metadata.schema();
+  }
+
+  /** The table's properties, {@code read.split.*} among them. */
+  public Map<String, String> properties() {
+    return this.metadata.properties();
+  }
+
+  /** The table-level {@code config} of the catalog's load answer (FileIO settings, say); empty otherwise. */
+  public Map<String, String> config() {
+    return this.config;
+  }
+
+  /** The credentials the catalog vended with the table, when it was loaded with vended credentials. */
+  public List<StorageCredential> storageCredentials() {
+    return this.storageCredentials;
+  }
+
+  /** The FileIO of the Iceberg table this was made from, or {@code null} for a table loaded from the catalog. */
+  @Nullable FileIO io() {
+    return this.io;
+  }
+
+  @Override
+  public String toString() {
+    return "IcebergTable[" + this.identifier + ", format-version " + this.metadata.formatVersion() + "]";
+  }
+}

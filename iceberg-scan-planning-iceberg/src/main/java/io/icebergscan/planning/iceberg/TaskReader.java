@@ -1,0 +1,157 @@
+package io.icebergscan.planning.iceberg;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IdentityPartitionConverters;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
+
+/**
+ * Reads one task's rows as Apache Iceberg's generic reader does: the file projected to what the output, the
+ * deletes and the residual need, identity partition values as constants, position deletes, equality deletes and
+ * deletion vectors applied ({@link GenericDeleteFilter}), then the residual evaluated, and each row cut to the
+ * requested projection. Any failure to open or read a file, the task's delete files included, is a
+ * {@link TaskReadException} naming the task's data file: rows are never left out in silence.
+ */
+final class TaskReader {
+
+  private final FileIO io;
+  private final Schema tableSchema;
+  private final Schema projection;
+  private final boolean caseSensitive;
+
+  /**
+   * @param tableSchema the schema the scan reads with (the table's, or the snapshot's when time-travelling)
+   * @param projection the columns each row is cut to
+   */
+  TaskReader(FileIO io, Schema tableSchema, Schema projection, boolean caseSensitive) {
+    AvroWithoutParquet.register();
+    this.io = io;
+    this.tableSchema = tableSchema;
+    this.projection = projection;
+    this.caseSensitive = caseSensitive;
+  }
+
+  Schema projection() {
+    return this.projection;
+  }
+
+  CloseableIterable<Record> read(FileScanTask task) {
+    String file = task.file().location();
+    return new CloseableIterable<>() {
+      @Override
+      public CloseableIterator<Record> iterator() {
+        try {
+          return guarded(open(task).iterator(), file);
+        }
+        catch (RuntimeException failure) {
+          throw new TaskReadException(file, failure);
+        }
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+  }
+
+  private CloseableIterable<Record> open(FileScanTask task) {
+    Expression residual = task.residual() == null ? Expressions.alwaysTrue() : task.residual();
+    GenericDeleteFilter deletes = new GenericDeleteFilter(this.io, task, this.tableSchema, withColumnsOf(residual));
+    Schema readSchema = deletes.requiredSchema();
+    Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    CloseableIterable<Record> records = FormatModelRegistry.<Record, Object>readBuilder(task.file().format(),
+            Record.class, this.io.newInputFile(task.file()))
+        .project(readSchema)
+        .idToConstant(constants)
+        .split(task.start(), task.length())
+        .caseSensitive(this.caseSensitive)
+        .filter(residual)
+        .build();
+    records = deletes.filter(records);
+    if (residual != Expressions.alwaysTrue()) {
+      InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
+      Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, this.caseSensitive);
+      records = CloseableIterable.filter(records, record -> evaluator.eval(wrapper.wrap(record)));
+    }
+    return CloseableIterable.transform(records, record -> project(record, this.projection.asStruct()));
+  }
+
+  /** The projection with the columns the residual reads, which the reader needs even when they are not output. */
+  private Schema withColumnsOf(Expression residual) {
+    if (residual == Expressions.alwaysTrue()) {
+      return this.projection;
+    }
+    Set<Integer> ids = new HashSet<>(TypeUtil.getProjectedIds(this.projection));
+    ids.addAll(Binder.boundReferences(this.tableSchema.asStruct(), List.of(residual), this.caseSensitive));
+    return TypeUtil.select(this.tableSchema, ids);
+  }
+
+  /** The record cut to {@code type}, nested structs included; the record itself when nothing is extra. */
+  private static Record project(Record record, Types.StructType type) {
+    if (record.struct().fields().size() == type.fields().size() && record.struct().equals(type)) {
+      return record;
+    }
+    GenericRecord projected = GenericRecord.create(type);
+    for (Types.NestedField field : type.fields()) {
+      Object value = record.getField(field.name());
+      if (value instanceof Record nested && field.type().isStructType()) {
+        value = project(nested, field.type().asStructType());
+      }
+      projected.setField(field.name(), value);
+    }
+    return projected;
+  }
+
+  private static CloseableIterator<Record> guarded(CloseableIterator<Record> rows, String file) {
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        try {
+          return rows.hasNext();
+        }
+        catch (RuntimeException failure) {
+          throw new TaskReadException(file, failure);
+        }
+      }
+
+      @Override
+      public Record next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        try {
+          return rows.next();
+        }
+        catch (RuntimeException failure) {
+          throw new TaskReadException(file, failure);
+        }
+      }
+
+      @Override
+      public void close() throws IOException {
+        rows.close();
+      }
+    };
+  }
+}

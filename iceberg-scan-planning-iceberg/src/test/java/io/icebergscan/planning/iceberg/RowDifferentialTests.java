@@ -1,0 +1,313 @@
+package io.icebergscan.planning.iceberg;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import io.icebergscan.planning.test.FanOut;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * The row-level differential: the rows read through this module (a plan on the catalog's server side, the tasks
+ * converted to Iceberg's, read with deletes applied) equal, as multisets, the rows Apache Iceberg reads itself,
+ * twice over: {@code IcebergGenerics.read} planning locally on the catalog's own table, and
+ * {@code IcebergGenerics.read} on the table as Iceberg's {@code RESTCatalog} loads it with
+ * {@code scan-planning-mode=server}. Every table shape meets every filter at every one of its snapshots.
+ *
+ * <p>The catalog serves every plan over a fan-out tree of plan-tasks, so both clients walk trees.
+ */
+class RowDifferentialTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()),
+      Types.NestedField.optional(3, "day", Types.DateType.get()),
+      Types.NestedField.optional(4, "score", Types.DoubleType.get()));
+  private static final PartitionSpec BY_DAY = PartitionSpec.builderFor(SCHEMA).identity("day").build();
+  private static final PartitionSpec BY_BUCKET = PartitionSpec.builderFor(SCHEMA).bucket("id", 4).build();
+  private static final String NAMESPACE = "differential";
+
+  /** Filters on the columns every shape has, from none to compound ones with nulls and NaNs. */
+  private static final Map<String, Expression> FILTERS = filters();
+  private static final Map<String, EmbeddedTable> TABLES = new TreeMap<>();
+
+  private static EmbeddedIcebergCatalog catalog;
+  private static ScanPlanner planner;
+  private static IcebergScanPlanner iceberg;
+  private static RESTCatalog icebergClient;
+  private static final AtomicLong ROWS_COMPARED = new AtomicLong();
+  private static final AtomicLong SCANS_COMPARED = new AtomicLong();
+
+  @BeforeAll
+  static void createTables() {
+    catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.uniform(3, 2)).start();
+    shape("v2_unpartitioned_avro", PartitionSpec.unpartitioned(), 2, table -> {
+      table.appendRows(FileFormat.AVRO, rows(table, 0, 30));
+      table.appendRows(FileFormat.AVRO, rows(table, 30, 20));
+    });
+    shape("v2_unpartitioned_parquet", PartitionSpec.unpartitioned(), 2, table -> {
+      table.appendRows(FileFormat.PARQUET, rows(table, 0, 40));
+    });
+    shape("v2_by_day_position_deletes_avro", BY_DAY, 2, table -> {
+      List<DataFile> files = table.writeRows(FileFormat.AVRO, rows(table, 0, 60));
+      table.append(files);
+      table.addDeletes(table.writePositionDeletes(FileFormat.AVRO, files.get(0), 0, 3, 5),
+          table.writePositionDeletes(FileFormat.AVRO, files.get(1), 1));
+    });
+    shape("v2_by_bucket_position_deletes_parquet", BY_BUCKET, 2, table -> {
+      List<DataFile> files = table.writeRows(FileFormat.PARQUET, rows(table, 0, 80));
+      table.append(files);
+      table.addDeletes(table.writePositionDeletes(FileFormat.PARQUET, files.get(0), 0, 1, 2),
+          table.writePositionDeletes(FileFormat.PARQUET, files.get(2), 4));
+      table.appendRows(FileFormat.PARQUET, rows(table, 80, 20));
+    });
+    shape("v2_equality_deletes_avro", PartitionSpec.unpartitioned(), 2, table -> {
+      table.appendRows(FileFormat.AVRO, rows(table, 0, 50));
+      table.addDeletes(table.writeEqualityDeletes(FileFormat.AVRO, List.of(key(table, 3), key(table, 17),
+          key(table, 42)), 1));
+      // rows appended after the delete are not deleted by it, even with a deleted id
+      table.appendRows(FileFormat.AVRO, rows(table, 17, 2));
+    });
+    shape("v2_by_day_equality_deletes_parquet", BY_DAY, 2, table -> {
+      table.appendRows(FileFormat.PARQUET, rows(table, 0, 60));
+      Record nameInDay1 = table.newRecord(null, "name-4", LocalDate.EPOCH.plusDays(1), null);
+      nameInDay1.setField("id", 0L);
+      table.addDeletes(table.writeEqualityDeletes(FileFormat.PARQUET, List.of(nameInDay1), 2, 3));
+    });
+    shape("v3_unpartitioned_dvs_parquet", PartitionSpec.unpartitioned(), 3, table -> {
+      List<DataFile> files = table.writeRows(FileFormat.PARQUET, rows(table, 0, 40));
+      table.append(files);
+      table.addDeletes(table.writeDeletionVector(files.get(0), 0, 10, 39));
+    });
+    shape("v3_by_day_dvs_avro", BY_DAY, 3, table -> {
+      List<DataFile> files = table.writeRows(FileFormat.AVRO, rows(table, 0, 60));
+      table.append(files);
+      table.addDeletes(table.writeDeletionVector(files.get(0), 1, 2),
+          table.writeDeletionVector(files.get(2), 0));
+    });
+    shape("v3_by_day_dvs_and_equality_mixed_formats", BY_DAY, 3, table -> {
+      List<DataFile> avro = table.writeRows(FileFormat.AVRO, rows(table, 0, 30));
+      List<DataFile> parquet = table.writeRows(FileFormat.PARQUET, rows(table, 30, 30));
+      List<DataFile> all = new ArrayList<>(avro);
+      all.addAll(parquet);
+      table.append(all);
+      List<DeleteFile> deletes = new ArrayList<>();
+      deletes.add(table.writeDeletionVector(avro.get(0), 0));
+      deletes.add(table.writeDeletionVector(parquet.get(1), 2, 3));
+      Record key = table.newRecord(33L, null, LocalDate.EPOCH.plusDays(33 % 3), null);
+      deletes.add(table.writeEqualityDeletes(FileFormat.AVRO, List.of(key), 1));
+      table.rowDelta(List.of(), deletes);
+    });
+    shape("v2_evolved_schema", PartitionSpec.unpartitioned(), 2, table -> {
+      table.appendRows(FileFormat.AVRO, rows(table, 0, 20));
+      table.table().updateSchema().addColumn("extra", Types.StringType.get()).commit();
+      table.table().updateSchema().renameColumn("score", "points").commit();
+      List<Record> later = new ArrayList<>();
+      for (long id = 20; id < 35; id++) {
+        later.add(table.newRecord(id, "name-" + id, LocalDate.EPOCH.plusDays(id % 3), id / 4.0, "x" + id));
+      }
+      table.appendRows(FileFormat.PARQUET, later);
+    });
+    shape("v2_several_snapshots", BY_DAY, 2, table -> {
+      List<DataFile> first = table.writeRows(FileFormat.AVRO, rows(table, 0, 30));
+      table.append(first);
+      table.appendRows(FileFormat.PARQUET, rows(table, 30, 30));
+      table.addDeletes(table.writePositionDeletes(FileFormat.AVRO, first.get(0), 0, 1));
+      table.addDeletes(table.writeEqualityDeletes(FileFormat.PARQUET, List.of(key(table, 31)), 1));
+      table.appendRows(FileFormat.AVRO, rows(table, 60, 10));
+    });
+    shape("v3_evolved_spec", BY_DAY, 3, table -> {
+      table.appendRows(FileFormat.PARQUET, rows(table, 0, 30));
+      table.table().updateSpec().addField(Expressions.bucket("id", 2)).commit();
+      List<DataFile> later = table.writeRows(FileFormat.PARQUET, rows(table, 30, 30));
+      table.append(later);
+      table.addDeletes(table.writeDeletionVector(later.get(0), 0));
+    });
+    shape("v2_many_files_fan_out", PartitionSpec.unpartitioned(), 2, table -> {
+      for (int file = 0; file < 40; file++) {
+        table.appendRows(file % 2 == 0 ? FileFormat.AVRO : FileFormat.PARQUET, rows(table, file * 5L, 5));
+      }
+    });
+    planner = ScanPlanner.builder().uri(catalog.uri()).maxConcurrency(8).build();
+    iceberg = IcebergScanPlanner.builder(planner).build();
+    icebergClient = new RESTCatalog();
+    icebergClient.initialize("client", Map.of("uri", catalog.uri(), "scan-planning-mode", "server"));
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    System.out.printf("row differential: %d tables, %d filters, %d scans (table x filter x snapshot), %d rows "
+        + "compared, each against both of Iceberg's readers%n", TABLES.size(), FILTERS.size(), SCANS_COMPARED.get(),
+        ROWS_COMPARED.get());
+    icebergClient.close();
+    planner.close();
+    catalog.close();
+  }
+
+  static Stream<Arguments> scans() {
+    List<Arguments> scans = new ArrayList<>();
+    TABLES.forEach((name, table) -> {
+      List<Long> snapshots = timeTravels(table.snapshotIds());
+      for (String filter : FILTERS.keySet()) {
+        scans.add(arguments(name, filter, null));
+        for (Long snapshot : snapshots) {
+          scans.add(arguments(name, filter, snapshot));
+        }
+      }
+    });
+    return scans.stream();
+  }
+
+  /** The first, a middle and the one before the current snapshot: time travel past each kind of commit. */
+  private static List<Long> timeTravels(List<Long> snapshots) {
+    if (snapshots.size() <= 3) {
+      return snapshots.subList(0, snapshots.size() - 1);
+    }
+    return List.of(snapshots.get(0), snapshots.get(snapshots.size() / 2), snapshots.get(snapshots.size() - 2));
+  }
+
+  @ParameterizedTest(name = "{0} where {1} at {2}")
+  @MethodSource("scans")
+  void rowsEqualIcebergsOwnReaders(String tableName, String filterName, Long snapshot) {
+    Expression filter = FILTERS.get(filterName);
+    TableIdentifier identifier = TableIdentifier.of(NAMESPACE, tableName);
+    ScanRequest.Builder request = ScanRequest.builder().filter(ExpressionParser.toJson(filter));
+    if (snapshot != null) {
+      request.snapshotId(snapshot).useSnapshotSchema(true);
+    }
+    IcebergTable table = iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, tableName));
+    List<String> ours;
+    try (IcebergScanPlan plan = iceberg.plan(table, request.build()); CloseableIterable<Record> rows = plan.rows()) {
+      ours = rendered(rows);
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+    List<String> local = icebergRows(TABLES.get(tableName).table(), filter, snapshot);
+    List<String> remote = icebergRows(icebergClient.loadTable(identifier), filter, snapshot);
+    assertThat(ours).as("against IcebergGenerics planning locally").containsExactlyInAnyOrderElementsOf(local);
+    assertThat(ours).as("against IcebergGenerics over RESTCatalog's server-side plan")
+        .containsExactlyInAnyOrderElementsOf(remote);
+    ROWS_COMPARED.addAndGet(ours.size());
+    SCANS_COMPARED.incrementAndGet();
+  }
+
+  @Test
+  void theShapesHaveRowsDeletesAndHistory() {
+    // the matrix is only worth its name if the shapes hold what their names say
+    assertThat(TABLES).hasSizeGreaterThanOrEqualTo(12);
+    assertThat(FILTERS).hasSizeGreaterThanOrEqualTo(6);
+    TABLES.values().forEach(table -> assertThat(table.snapshotIds()).isNotEmpty());
+    assertThat(TABLES.values().stream().filter(table -> table.snapshotIds().size() > 1).count())
+        .isGreaterThanOrEqualTo(8);
+  }
+
+  private static List<String> icebergRows(Table table, Expression filter, Long snapshot) {
+    IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(table).where(filter);
+    if (snapshot != null) {
+      scan = scan.useSnapshot(snapshot);
+    }
+    try (CloseableIterable<Record> rows = scan.build()) {
+      return rendered(rows);
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+  }
+
+  /**
+   * Each row as its fields by name, so rows compare whatever class holds them. Iceberg's generic reader leaves
+   * the row position it read for position deletes ({@code _pos}) in its rows; ours are cut to the scan's
+   * columns, so metadata columns are left out of the comparison.
+   */
+  private static List<String> rendered(CloseableIterable<Record> rows) {
+    List<String> rendered = new ArrayList<>();
+    for (Record row : rows) {
+      Map<String, Object> fields = new TreeMap<>();
+      row.struct().fields().stream().filter(field -> !MetadataColumns.isMetadataColumn(field.fieldId()))
+          .forEach(field -> fields.put(field.name(), row.getField(field.name())));
+      rendered.add(fields.toString());
+    }
+    return rendered;
+  }
+
+  private static void shape(String name, PartitionSpec spec, int formatVersion, Consumer<EmbeddedTable> fill) {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, name), SCHEMA, spec, formatVersion);
+    fill.accept(table);
+    TABLES.put(name, table);
+  }
+
+  /** Rows {@code from} to {@code from + count - 1}: three days, some null names and scores, one NaN score. */
+  private static List<Record> rows(EmbeddedTable table, long from, int count) {
+    List<Record> rows = new ArrayList<>(count);
+    for (long id = from; id < from + count; id++) {
+      Record row = table.newRecord();
+      row.setField("id", id);
+      row.setField("name", id % 7 == 0 ? null : "name-" + id);
+      row.setField("day", LocalDate.EPOCH.plusDays(id % 3));
+      String score = table.schema().findField(4).name();
+      row.setField(score, id % 11 == 0 ? null : id == 13 ? Double.NaN : id / 4.0);
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** An equality key on {@code id} (with its day, the partition of partitioned tables). */
+  private static Record key(EmbeddedTable table, long id) {
+    Record key = table.newRecord();
+    key.setField("id", id);
+    key.setField("day", LocalDate.EPOCH.plusDays(id % 3));
+    return key;
+  }
+
+  private static Map<String, Expression> filters() {
+    Map<String, Expression> filters = new HashMap<>();
+    filters.put("nothing", Expressions.alwaysTrue());
+    filters.put("id > 25", Expressions.greaterThan("id", 25L));
+    filters.put("id in (1, 3, 17, 31, 42)", Expressions.in("id", 1L, 3L, 17L, 31L, 42L));
+    filters.put("name startsWith name-1", Expressions.startsWith("name", "name-1"));
+    filters.put("day = 1970-01-02", Expressions.equal("day", "1970-01-02"));
+    filters.put("name is null or id < 5", Expressions.or(Expressions.isNull("name"), Expressions.lessThan("id", 5L)));
+    filters.put("not (day >= 1970-01-02) and id <= 40",
+        Expressions.and(Expressions.not(Expressions.greaterThanOrEqual("day", "1970-01-02")),
+            Expressions.lessThanOrEqual("id", 40L)));
+    filters.put("never", Expressions.alwaysFalse());
+    return Map.copyOf(filters);
+  }
+}

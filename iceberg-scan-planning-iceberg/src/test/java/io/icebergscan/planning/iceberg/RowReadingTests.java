@@ -1,0 +1,263 @@
+package io.icebergscan.planning.iceberg;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import io.icebergscan.planning.test.FanOut;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Reading planned tasks: rows cut to the request's {@code select} while the filter's columns are still read,
+ * deletes applied, splits read as a whole, a streamed plan read in order, and a missing or corrupt file failing
+ * with a typed error that names it rather than leaving its rows out.
+ */
+class RowReadingTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()),
+      Types.NestedField.optional(3, "day", Types.DateType.get()));
+  private static final String NAMESPACE = "reading";
+
+  private static EmbeddedIcebergCatalog catalog;
+  private static ScanPlanner planner;
+  private static IcebergScanPlanner iceberg;
+
+  @BeforeAll
+  static void start() {
+    catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.uniform(2, 2)).start();
+    planner = ScanPlanner.builder().uri(catalog.uri()).maxConcurrency(4).build();
+    iceberg = IcebergScanPlanner.builder(planner).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    planner.close();
+    catalog.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = FileFormat.class, names = { "AVRO", "PARQUET" })
+  void selectCutsRowsToItsColumnsWhileTheFilterStillReadsItsOwn(FileFormat format) {
+    EmbeddedTable table = table("select_" + format, 2);
+    table.appendRows(format, rows(table, 0, 20));
+    ScanRequest request = ScanRequest.builder().select("name")
+        .filter(ExpressionParser.toJson(Expressions.greaterThanOrEqual("id", 15L))).build();
+    try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
+      assertThat(plan.schema().columns()).extracting(Types.NestedField::name).containsExactly("name");
+      List<Record> rows = read(plan.rows());
+      assertThat(rows).allSatisfy(row -> assertThat(row.struct().fields()).hasSize(1));
+      assertThat(rows).extracting(row -> row.getField("name"))
+          .containsExactlyInAnyOrder("name-15", "name-16", "name-17", "name-18", "name-19");
+    }
+  }
+
+  @Test
+  void deletesOfEveryKindAreApplied() {
+    EmbeddedTable table = table("deletes", 3);
+    List<DataFile> files = table.writeRows(FileFormat.PARQUET, rows(table, 0, 10));
+    table.append(files);
+    table.addDeletes(table.writeDeletionVector(files.get(0), 0, 9),
+        table.writeEqualityDeletes(FileFormat.AVRO, List.of(key(table, 4)), 1));
+    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+      assertThat(read(plan.rows())).extracting(row -> row.getField("id"))
+          .containsExactlyInAnyOrder(1L, 2L, 3L, 5L, 6L, 7L, 8L);
+      long planned = plan.tasks().stream().mapToLong(task -> task.file().recordCount()).sum();
+      assertThat(planned).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void splitTasksReadTheSameRowsAsTheirTasks() {
+    EmbeddedTable table = table("splits", 2);
+    for (int i = 0; i < 6; i++) {
+      table.appendRows(FileFormat.AVRO, rows(table, i * 10L, 10));
+    }
+    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+      List<CombinedScanTask> groups = plan.splitTasks(new SplitSettings(2 * averageSize(plan), 10, 0));
+      assertThat(groups).hasSizeGreaterThan(1).hasSizeLessThan(plan.tasks().size());
+      List<Object> fromGroups = new ArrayList<>();
+      groups.forEach(group -> read(plan.rows(group)).forEach(row -> fromGroups.add(row.getField("id"))));
+      assertThat(fromGroups).containsExactlyInAnyOrderElementsOf(read(plan.rows()).stream()
+          .map(row -> row.getField("id")).toList()).hasSize(60);
+    }
+  }
+
+  @Test
+  void aStreamedPlanReadsEveryRow() throws IOException {
+    EmbeddedTable table = table("streamed", 2);
+    for (int i = 0; i < 12; i++) {
+      table.appendRows(FileFormat.AVRO, rows(table, i * 5L, 5));
+    }
+    IcebergTable loaded = load(table);
+    List<Object> whole;
+    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.all())) {
+      whole = read(plan.rows()).stream().map(row -> row.getField("id")).toList();
+    }
+    try (CloseableIterable<Record> rows = iceberg.readRows(loaded, ScanRequest.all())) {
+      // (the server plans twelve manifests in parallel: two plans need not list their files in one order)
+      assertThat(read(rows).stream().map(row -> row.getField("id")).toList()).containsExactlyInAnyOrderElementsOf(whole)
+          .hasSize(60);
+    }
+  }
+
+  @Test
+  void closingAStreamEarlyStopsThePlan() throws IOException {
+    EmbeddedTable table = table("stopped", 2);
+    for (int i = 0; i < 8; i++) {
+      table.appendRows(FileFormat.AVRO, rows(table, i * 5L, 5));
+    }
+    try (CloseableIterable<Record> rows = iceberg.readRows(load(table), ScanRequest.all());
+        CloseableIterator<Record> iterator = rows.iterator()) {
+      assertThat(iterator.hasNext()).isTrue();
+      iterator.next();
+    }
+    // no fetch is left running: the planner's slots are all free again
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> planner.requestsInFlight() == 0);
+  }
+
+  @Test
+  void aMissingDataFileFailsNamingIt() {
+    EmbeddedTable table = table("missing", 2);
+    List<DataFile> files = table.writeRows(FileFormat.AVRO, rows(table, 0, 5));
+    table.append(files);
+    table.table().io().deleteFile(files.get(0).location());
+    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+      assertThatThrownBy(() -> read(plan.rows()))
+          .isInstanceOf(TaskReadException.class)
+          .hasMessageContaining(files.get(0).location())
+          .satisfies(failure -> assertThat(((TaskReadException) failure).dataFile())
+              .isEqualTo(files.get(0).location()));
+    }
+  }
+
+  @Test
+  void aCorruptDataFileFailsNamingIt() throws IOException {
+    EmbeddedTable table = table("corrupt", 2);
+    List<DataFile> files = table.writeRows(FileFormat.PARQUET, rows(table, 0, 5));
+    table.append(files);
+    OutputFile overwritten = table.table().io().newOutputFile(files.get(0).location());
+    try (OutputStream out = overwritten.createOrOverwrite()) {
+      out.write("not a parquet file at all".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+      assertThatThrownBy(() -> read(plan.rows()))
+          .isInstanceOf(TaskReadException.class)
+          .hasMessageContaining(files.get(0).location());
+    }
+  }
+
+  @Test
+  void aMissingDeleteFileFailsRatherThanKeepingTheDeletedRows() {
+    EmbeddedTable table = table("missing_delete", 2);
+    List<DataFile> files = table.writeRows(FileFormat.AVRO, rows(table, 0, 5));
+    table.append(files);
+    var deletes = table.writePositionDeletes(FileFormat.AVRO, files.get(0), 1);
+    table.addDeletes(deletes);
+    table.table().io().deleteFile(deletes.location());
+    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+      assertThatThrownBy(() -> read(plan.rows()))
+          .isInstanceOf(TaskReadException.class)
+          .hasMessageContaining(files.get(0).location())
+          .hasMessageContaining(deletes.location());
+    }
+  }
+
+  @Test
+  void aFilterOrSelectTheSchemaDoesNotHaveIsRefusedBeforeSending() {
+    EmbeddedTable table = table("refused", 2);
+    table.appendRows(FileFormat.AVRO, rows(table, 0, 3));
+    IcebergTable loaded = load(table);
+    catalog.resetRequestCounts();
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder()
+        .filter(ExpressionParser.toJson(Expressions.equal("nope", 1))).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder()
+        .filter(ExpressionParser.toJson(Expressions.equal("day", "not a date"))).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("day");
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().select("id", "nope").build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
+    assertThat(catalog.requestCounts().plan()).isZero();
+  }
+
+  @Test
+  void anIcebergTableOfTheApplicationsOwnReadsWithItsFileIO() {
+    EmbeddedTable table = table("own", 2);
+    table.appendRows(FileFormat.AVRO, rows(table, 0, 4));
+    IcebergScanPlanner withoutProperties = IcebergScanPlanner.builder(planner).build();
+    IcebergTable own = IcebergTable.of(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, "own"), table.table());
+    try (IcebergScanPlan plan = withoutProperties.plan(own, ScanRequest.all())) {
+      assertThat(plan.io()).isSameAs(table.table().io());
+      assertThat(read(plan.rows())).hasSize(4);
+    }
+  }
+
+  private static long averageSize(IcebergScanPlan plan) {
+    return (long) plan.tasks().stream().mapToLong(FileScanTask::length).average().orElseThrow();
+  }
+
+  private static EmbeddedTable table(String name, int formatVersion) {
+    return catalog.createTable(TableIdentifier.of(NAMESPACE, name), SCHEMA, PartitionSpec.unpartitioned(),
+        formatVersion);
+  }
+
+  private static IcebergTable load(EmbeddedTable table) {
+    return iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table.identifier().name()));
+  }
+
+  private static List<Record> read(CloseableIterable<Record> rows) {
+    List<Record> read = new ArrayList<>();
+    try (rows) {
+      rows.forEach(read::add);
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+    return read;
+  }
+
+  private static List<Record> rows(EmbeddedTable table, long from, int count) {
+    List<Record> rows = new ArrayList<>(count);
+    for (long id = from; id < from + count; id++) {
+      rows.add(table.newRecord(id, "name-" + id, LocalDate.EPOCH.plusDays(id % 3)));
+    }
+    return rows;
+  }
+
+  private static Record key(EmbeddedTable table, long id) {
+    Record key = table.newRecord();
+    key.setField("id", id);
+    return key;
+  }
+}

@@ -1,0 +1,214 @@
+package io.icebergscan.planning.iceberg;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.icebergscan.planning.CatalogCheck;
+import io.icebergscan.planning.LoadedTable;
+import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.ExpressionUtil;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.metrics.ScanReport;
+import org.apache.iceberg.rest.requests.ReportMetricsRequestParser;
+import org.apache.iceberg.types.Types;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * After a plan, the catalog gets a {@code ScanReport} of what was scanned and the metrics this client knows, sent
+ * through the planner to Apache Iceberg's own server, which accepts it; turned off, none is sent; and a report
+ * that fails never fails the plan.
+ */
+class ScanReportTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()),
+      Types.NestedField.optional(3, "day", Types.DateType.get()));
+  private static final TableIdentifier TABLE = TableIdentifier.of("reports", "events");
+
+  private static EmbeddedIcebergCatalog catalog;
+  private static ScanPlanner planner;
+  private static EmbeddedTable table;
+  private final Recording recording = new Recording();
+
+  @BeforeAll
+  static void start() {
+    catalog = EmbeddedIcebergCatalog.create().start();
+    table = catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("reports", "events"), SCHEMA,
+        PartitionSpec.builderFor(SCHEMA).identity("day").build(), 3);
+    List<Record> rows = new ArrayList<>();
+    for (long id = 0; id < 30; id++) {
+      rows.add(table.newRecord(id, "name-" + id, LocalDate.EPOCH.plusDays(id % 3)));
+    }
+    List<DataFile> files = table.writeRows(FileFormat.AVRO, rows);
+    table.append(files);
+    table.addDeletes(table.writeDeletionVector(files.get(0), 0, 1));
+    planner = ScanPlanner.builder().uri(catalog.uri()).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    planner.close();
+    catalog.close();
+  }
+
+  @BeforeEach
+  void reset() {
+    this.recording.reports.clear();
+    this.recording.failReports = false;
+  }
+
+  @Test
+  void aPlanReportsWhatItScannedAndWhatItFound() {
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
+    IcebergTable loaded = iceberg.loadTable(TABLE);
+    Expression filter = Expressions.greaterThan("id", 4L);
+    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.builder().select("name")
+        .filter(ExpressionParser.toJson(filter)).build())) {
+      assertThat(this.recording.reports).hasSize(1);
+      ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
+      assertThat(report.tableName()).isEqualTo("reports.events");
+      assertThat(report.snapshotId()).isEqualTo(table.currentSnapshotId());
+      assertThat(ExpressionUtil.equivalent(report.filter(), filter, SCHEMA.asStruct(), true)).isTrue();
+      assertThat(report.schemaId()).isEqualTo(table.schema().schemaId());
+      assertThat(report.projectedFieldIds()).containsExactly(2);
+      assertThat(report.projectedFieldNames()).containsExactly("name");
+      assertThat(report.scanMetrics().resultDataFiles().value()).isEqualTo(plan.tasks().size()).isEqualTo(3);
+      assertThat(report.scanMetrics().resultDeleteFiles().value()).isEqualTo(1);
+      assertThat(report.scanMetrics().dvs().value()).isEqualTo(1);
+      assertThat(report.scanMetrics().totalFileSizeInBytes().value())
+          .isEqualTo(plan.tasks().stream().mapToLong(task -> task.file().fileSizeInBytes()).sum());
+      assertThat(report.scanMetrics().totalPlanningDuration().totalDuration()).isEqualTo(plan.scanPlan().elapsed());
+      assertThat(report.scanMetrics().totalDataManifests()).as("the server's to know").isNull();
+      assertThat(report.metadata()).containsEntry("plan-tasks-fetched",
+          Integer.toString(plan.scanPlan().planTasksFetched())).containsEntry("planner", "iceberg-scan-planning");
+      // and Apache Iceberg's server took it: the recording planner sent it through the real one, which throws on
+      // anything but a 2xx
+      assertThat(this.recording.accepted).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aTimeTravelReportsTheSnapshotItRead() {
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
+    long first = table.snapshotIds().get(0);
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.builder().snapshotId(first)
+        .build())) {
+      ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
+      assertThat(report.snapshotId()).isEqualTo(first);
+      assertThat(report.filter()).isEqualTo(Expressions.alwaysTrue());
+      assertThat(plan.tasks()).hasSize(3);
+    }
+  }
+
+  @Test
+  void turnedOffNoneIsSent() {
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).scanReports(false).build();
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+      assertThat(plan.tasks()).isNotEmpty();
+    }
+    assertThat(this.recording.reports).isEmpty();
+  }
+
+  @Test
+  void aReportThatFailsNeverFailsThePlan() {
+    this.recording.failReports = true;
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+      assertThat(plan.tasks()).hasSize(3);
+    }
+    assertThat(this.recording.reports).hasSize(1);
+  }
+
+  /** The real planner, with each report's body recorded before it is sent, or refused. */
+  private static final class Recording implements ScanPlanner {
+
+    final List<String> reports = new CopyOnWriteArrayList<>();
+    volatile boolean failReports;
+    volatile int accepted;
+
+    @Override
+    public ScanPlan plan(TableIdentifier table, ScanRequest request) {
+      return planner.plan(table, request);
+    }
+
+    @Override
+    public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
+      return planner.planTasks(table, request);
+    }
+
+    @Override
+    public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
+      return planner.loadTable(table, vendedCredentials);
+    }
+
+    @Override
+    public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
+      return planner.loadCredentials(table, planId);
+    }
+
+    @Override
+    public void reportMetrics(TableIdentifier table, String reportJson) {
+      this.reports.add(reportJson);
+      if (this.failReports) {
+        throw new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null, null);
+      }
+      planner.reportMetrics(table, reportJson);
+      this.accepted++;
+    }
+
+    @Override
+    public boolean supportsEndpoint(String endpoint) {
+      return planner.supportsEndpoint(endpoint);
+    }
+
+    @Override
+    public Map<String, String> catalogProperties() {
+      return planner.catalogProperties();
+    }
+
+    @Override
+    public int maxConcurrency() {
+      return planner.maxConcurrency();
+    }
+
+    @Override
+    public int requestsInFlight() {
+      return planner.requestsInFlight();
+    }
+
+    @Override
+    public CatalogCheck checkCatalog(Duration timeout) {
+      return planner.checkCatalog(timeout);
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+}

@@ -1,0 +1,316 @@
+package io.icebergscan.planning.iceberg;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.exceptions.MalformedResponseException;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import io.icebergscan.planning.test.FanOut;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The planner's tasks as Iceberg's own {@link FileScanTask}s mean what Apache Iceberg's REST client makes of the
+ * same answers ({@code RESTCatalog} with {@code scan-planning-mode=server}), field by field: partitions of every
+ * transform and several specs, all metrics and bounds, key metadata, split offsets, sort orders, first row ids,
+ * every kind of delete with its references, and residuals. Splits are Iceberg's own {@code planTasks}, and both
+ * survive Java serialization as Iceberg's tasks do.
+ */
+class TaskConversionTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()),
+      Types.NestedField.optional(3, "day", Types.DateType.get()),
+      Types.NestedField.optional(4, "amount", Types.DecimalType.of(10, 2)),
+      Types.NestedField.optional(5, "flag", Types.BooleanType.get()),
+      Types.NestedField.optional(6, "score", Types.DoubleType.get()),
+      Types.NestedField.optional(7, "ts", Types.TimestampType.withZone()));
+  private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").bucket("name", 8)
+      .truncate("amount", 100).identity("flag").hour("ts").build();
+  private static final TableIdentifier WIDE = TableIdentifier.of("conversion", "wide");
+  private static final TableIdentifier DELETES = TableIdentifier.of("conversion", "deletes");
+
+  private static EmbeddedIcebergCatalog catalog;
+  private static ScanPlanner planner;
+  private static IcebergScanPlanner iceberg;
+  private static RESTCatalog icebergClient;
+
+  @BeforeAll
+  static void start() {
+    catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.uniform(3, 2)).start();
+    EmbeddedTable wide = catalog.createTable(WIDE, SCHEMA, SPEC, 3);
+    wide.table().replaceSortOrder().asc("id").commit();
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      files.add(wideFile(wide, i));
+    }
+    wide.append(files);
+    // a second spec: files of both must find their own
+    wide.table().updateSpec().addField(Expressions.bucket("id", 4)).commit();
+    PartitionSpec evolved = wide.table().spec();
+    PartitionData partition = partition(evolved, 3, 1, null, null, null, 7);
+    wide.append(wide.dataFile("s3://bucket/wide/evolved.parquet", 40).withPartition(partition).build());
+
+    EmbeddedTable deletes = catalog.createTable(DELETES, SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("day")
+        .build(), 3);
+    PartitionData day1 = partition(deletes.spec(), 1);
+    PartitionData day2 = partition(deletes.spec(), 2);
+    DataFile a = deletes.dataFile("s3://bucket/deletes/day=1/a.parquet", 100).withPartition(day1).build();
+    DataFile b = deletes.dataFile("s3://bucket/deletes/day=1/b.parquet", 100).withPartition(day1).build();
+    DataFile c = deletes.dataFile("s3://bucket/deletes/day=2/c.parquet", 100).withPartition(day2).build();
+    deletes.append(a, b, c);
+    List<DeleteFile> deleteFiles = new ArrayList<>(deletes.deletionVectors("s3://bucket/deletes/day=1/dv.puffin")
+        .vector(a, 3).vector(b, 5).build());
+    deleteFiles.add(deletes.equalityDeleteFile("s3://bucket/deletes/day=2/eq.parquet", 2, 1, 2).withPartition(day2)
+        .build());
+    deletes.rowDelta(List.of(), deleteFiles);
+
+    planner = ScanPlanner.builder().uri(catalog.uri()).maxConcurrency(4).build();
+    iceberg = IcebergScanPlanner.builder(planner).build();
+    icebergClient = new RESTCatalog();
+    icebergClient.initialize("client", Map.of("uri", catalog.uri(), "scan-planning-mode", "server"));
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    icebergClient.close();
+    planner.close();
+    catalog.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = { "", "{\"type\":\"gt\",\"term\":\"id\",\"value\":2}",
+      "{\"type\":\"and\",\"left\":{\"type\":\"eq\",\"term\":\"flag\",\"value\":true},"
+          + "\"right\":{\"type\":\"lt\",\"term\":\"score\",\"value\":0.5}}",
+      "{\"type\":\"eq\",\"term\":\"day\",\"value\":\"1970-01-02\"}" })
+  void everyFieldMeansWhatIcebergsClientMakesOfIt(String filter) {
+    ScanRequest request = filter.isEmpty() ? ScanRequest.all() : ScanRequest.builder().filter(filter).build();
+    try (IcebergScanPlan plan = plan(WIDE, request)) {
+      assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(WIDE,
+          scan -> filter.isEmpty() ? scan : scan.filter(ExpressionParser.fromJson(filter)))));
+      assertThat(plan.tasks()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void deletesKeepTheirKindReferencesOffsetsAndEqualityIds() {
+    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.all())) {
+      assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(DELETES, scan -> scan)));
+      FileScanTask a = plan.tasks().stream().filter(task -> task.file().location().endsWith("/a.parquet"))
+          .findFirst().orElseThrow();
+      assertThat(a.deletes()).singleElement().satisfies(dv -> {
+        assertThat(dv.format()).isEqualTo(org.apache.iceberg.FileFormat.PUFFIN);
+        assertThat(dv.referencedDataFile()).isEqualTo(a.file().location());
+        assertThat(dv.contentOffset()).isNotNull();
+        assertThat(dv.contentSizeInBytes()).isNotNull();
+      });
+      FileScanTask c = plan.tasks().stream().filter(task -> task.file().location().endsWith("/c.parquet"))
+          .findFirst().orElseThrow();
+      assertThat(c.deletes()).singleElement().satisfies(eq -> assertThat(eq.equalityFieldIds()).containsExactly(1,
+          2));
+    }
+  }
+
+  @Test
+  void partitionValuesAreTypedByTheSpecTheFileNames() {
+    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.all())) {
+      FileScanTask evolved = plan.tasks().stream().filter(task -> task.file().location().endsWith("/evolved.parquet"))
+          .findFirst().orElseThrow();
+      assertThat(evolved.spec().fields()).hasSize(6);
+      assertThat(evolved.file().partition().get(5, Integer.class)).isEqualTo(7);
+      FileScanTask first = plan.tasks().stream().filter(task -> task.file().location().endsWith("/f0.parquet"))
+          .findFirst().orElseThrow();
+      assertThat(first.spec().fields()).hasSize(5);
+      assertThat(first.file().partition().get(0, Integer.class)).isEqualTo(0); // a date: days since the epoch
+      assertThat(first.file().partition().get(1, Integer.class)).isEqualTo(0); // a bucket
+      assertThat(first.file().partition().get(2, BigDecimal.class)).isEqualByComparingTo("0.00");
+      assertThat(first.file().partition().get(3, Boolean.class)).isTrue();
+      assertThat(first.file().keyMetadata()).isEqualTo(ByteBuffer.wrap(new byte[] { 0, 1, (byte) 0xfe }));
+    }
+  }
+
+  @Test
+  void theRequestsFilterIsTheResidualWhenTheCatalogSendsNone() {
+    // Iceberg's server sends residuals; the planner's model puts the request's filter in when one is missing,
+    // which the conversion binds like any residual
+    Expression filter = Expressions.greaterThan("id", 2L);
+    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().filter(ExpressionParser.toJson(filter)).build())) {
+      assertThat(plan.tasks()).allSatisfy(task -> assertThat(IcebergFiles.residual(task.residual()))
+          .isEqualTo(IcebergFiles.residual(filter)));
+    }
+  }
+
+  @Test
+  void splitsAreIcebergsOwnPlanTasks() {
+    Table table = catalog.table(WIDE).table();
+    table.updateProperties().set(TableProperties.SPLIT_SIZE, "3000").set(TableProperties.SPLIT_OPEN_FILE_COST, "100")
+        .commit();
+    try (IcebergScanPlan plan = iceberg.plan(IcebergTable.of(io(WIDE), catalog.table(WIDE).table()),
+        ScanRequest.builder().maxConcurrency(1).build())) {
+      List<CombinedScanTask> ours = plan.splitTasks();
+      assertThat(plan.splitTasks().stream().mapToLong(group -> group.files().size()).sum())
+          .isGreaterThan(plan.tasks().size()); // the split offsets split files
+      List<CombinedScanTask> reference = new ArrayList<>();
+      try (CloseableIterable<FileScanTask> split = org.apache.iceberg.util.TableScanUtil.splitFiles(
+          CloseableIterable.withNoopClose(icebergClientTasksInOrder(plan.tasks())), 3000);
+          CloseableIterable<CombinedScanTask> groups = org.apache.iceberg.util.TableScanUtil.planTasks(split, 3000,
+              TableProperties.SPLIT_LOOKBACK_DEFAULT, 100)) {
+        groups.forEach(reference::add);
+      }
+      catch (IOException failure) {
+        throw new UncheckedIOException(failure);
+      }
+      assertThat(ours.stream().map(IcebergFiles::describe).toList())
+          .isEqualTo(reference.stream().map(IcebergFiles::describe).toList());
+      assertThat(plan.splitTasks(new SplitSettings(1_000_000, 10, 0))).hasSize(1);
+    }
+    finally {
+      table.updateProperties().remove(TableProperties.SPLIT_SIZE).remove(TableProperties.SPLIT_OPEN_FILE_COST)
+          .commit();
+    }
+  }
+
+  @Test
+  void tasksAndSplitsSurviveJavaSerialization() {
+    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.builder().filter(ExpressionParser.toJson(
+        Expressions.lessThan("id", 50L))).build())) {
+      for (FileScanTask task : plan.tasks()) {
+        assertThat(IcebergFiles.describe(roundTrip(task))).isEqualTo(IcebergFiles.describe(task));
+      }
+      for (CombinedScanTask group : plan.splitTasks()) {
+        assertThat(IcebergFiles.describe(roundTrip(group))).isEqualTo(IcebergFiles.describe(group));
+      }
+    }
+  }
+
+  @Test
+  void aFileOfASpecTheTableDoesNotHaveFailsNamingTheFile() {
+    Table other = catalog.table(DELETES).table();
+    // the wide table's files name specs the other table does not have (spec 1): a plan of one with the other's
+    // metadata is malformed, never a task with a wrong partition
+    IcebergTable mismatched = IcebergTable.of(io(WIDE), other);
+    assertThatThrownBy(() -> iceberg.plan(mismatched, ScanRequest.all()))
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessageContaining("s3://bucket/wide/");
+  }
+
+  private static IcebergScanPlan plan(TableIdentifier identifier, ScanRequest request) {
+    return iceberg.plan(IcebergTable.of(io(identifier), catalog.table(identifier).table()), request);
+  }
+
+  private static io.icebergscan.planning.TableIdentifier io(TableIdentifier identifier) {
+    return io.icebergscan.planning.TableIdentifier.of(List.of(identifier.namespace().levels()), identifier.name());
+  }
+
+  private static List<FileScanTask> icebergClientTasks(TableIdentifier identifier, UnaryOperator<TableScan> scan) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.apply(icebergClient.loadTable(identifier).newScan())
+        .planFiles()) {
+      planned.forEach(tasks::add);
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+    return tasks;
+  }
+
+  /** Iceberg's client's tasks in our order (its own order is not the walk's): the same input to planTasks. */
+  private static List<FileScanTask> icebergClientTasksInOrder(List<FileScanTask> ours) {
+    List<FileScanTask> theirs = icebergClientTasks(WIDE, scan -> scan);
+    List<String> order = ours.stream().map(task -> task.file().location()).toList();
+    theirs.sort(Comparator.comparingInt(task -> order.indexOf(task.file().location())));
+    return theirs;
+  }
+
+  private static List<Map<String, Object>> byLocation(List<FileScanTask> tasks) {
+    return tasks.stream().map(IcebergFiles::describe)
+        .sorted(Comparator.comparing(view -> String.valueOf(((Map<?, ?>) view.get("file")).get("location"))))
+        .toList();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T roundTrip(T value) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        out.writeObject(value);
+      }
+      try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        return (T) in.readObject();
+      }
+    }
+    catch (IOException | ClassNotFoundException failure) {
+      throw new IllegalStateException(failure);
+    }
+  }
+
+  private static DataFile wideFile(EmbeddedTable table, int i) {
+    Types.StructType struct = SCHEMA.asStruct();
+    Map<Integer, ByteBuffer> lower = Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), i * 10L),
+        2, Conversions.toByteBuffer(Types.StringType.get(), "a" + i),
+        4, Conversions.toByteBuffer(Types.DecimalType.of(10, 2), new BigDecimal("1.25")),
+        6, Conversions.toByteBuffer(Types.DoubleType.get(), i / 10.0));
+    Map<Integer, ByteBuffer> upper = Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), i * 10L + 9),
+        2, Conversions.toByteBuffer(Types.StringType.get(), "z" + i),
+        6, Conversions.toByteBuffer(Types.DoubleType.get(), i / 10.0 + 0.05));
+    assertThat(struct.fields()).hasSize(7);
+    return table.dataFile("s3://bucket/wide/f" + i + ".parquet", 100 + i)
+        .withPartition(partition(SPEC, i % 2, i % 8, new BigDecimal(i % 3 + ".00"), i % 2 == 0,
+            i)) // hours since the epoch
+        .withMetrics(new Metrics(100L + i, Map.of(1, 800L, 2, 300L + i), Map.of(1, 100L + i, 2, 100L + i),
+            Map.of(2, (long) i), Map.of(6, 0L), lower, upper))
+        .withSplitOffsets(List.of(4L, 1000L + i, 2000L + i))
+        .withFileSizeInBytes(3000 + i)
+        .withEncryptionKeyMetadata(ByteBuffer.wrap(new byte[] { 0, 1, (byte) 0xfe }))
+        .withSortOrder(table.table().sortOrder())
+        .build();
+  }
+
+  private static PartitionData partition(PartitionSpec spec, Object... values) {
+    PartitionData partition = new PartitionData(spec.partitionType());
+    for (int i = 0; i < values.length; i++) {
+      partition.set(i, values[i]);
+    }
+    return partition;
+  }
+}
