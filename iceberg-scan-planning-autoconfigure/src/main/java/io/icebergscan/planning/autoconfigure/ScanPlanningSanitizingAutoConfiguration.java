@@ -10,7 +10,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Keeps the catalog's credentials out of {@code /actuator/configprops} and {@code /actuator/env} even
  * when they are set to show values: the token, the OAuth2 client secret, every static header value
- * (they carry API keys) and the user info of the catalog URI.
+ * (they carry API keys), every FileIO property of the iceberg module (they carry storage keys) and the user
+ * info of the catalog URI.
  */
 @AutoConfiguration
 @ConditionalOnClass(SanitizingFunction.class)
@@ -29,7 +30,7 @@ public final class ScanPlanningSanitizingAutoConfiguration {
       return data;
     }
     if (key.equals("icebergresttoken") || key.equals("icebergrestoauth2clientsecret")
-        || key.startsWith("icebergrestheaders")) {
+        || key.startsWith("icebergrestheaders") || key.startsWith("icebergrestscanplanningicebergfileio")) {
       return data.withSanitizedValue();
     }
     if (key.equals("icebergresturi") || key.equals("icebergrestoauth2tokenuri")) {

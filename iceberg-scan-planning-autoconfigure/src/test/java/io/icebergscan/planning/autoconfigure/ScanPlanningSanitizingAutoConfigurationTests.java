@@ -20,7 +20,9 @@ class ScanPlanningSanitizingAutoConfigurationTests {
 
   @ParameterizedTest
   @ValueSource(strings = { "iceberg.rest.token", "iceberg.rest.oauth2.client-secret", "iceberg.rest.oauth2.clientSecret",
-      "iceberg.rest.headers.X-Api-Key", "iceberg.rest.headers[X-Api-Key]", "ICEBERG_REST_OAUTH2_CLIENTSECRET" })
+      "iceberg.rest.headers.X-Api-Key", "iceberg.rest.headers[X-Api-Key]", "ICEBERG_REST_OAUTH2_CLIENTSECRET",
+      "iceberg.rest.scan-planning.iceberg.file-io.s3.secret-access-key",
+      "iceberg.rest.scan-planning.iceberg.file-io[s3.access-key-id]", "ICEBERG_REST_SCANPLANNING_ICEBERG_FILEIO_X" })
   void credentialsAreMasked(String key) {
     assertThat(sanitized(key, "secret-value")).isEqualTo(SanitizableData.SANITIZED_VALUE);
   }

@@ -18,17 +18,23 @@ import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The rules between the published modules: the core's internal packages are the core's (its tests and the
- * benchmarks may use them too), and auto-configuration lives in the autoconfigure module only. The core's own
- * rules are its {@code ArchitectureTest}.
+ * benchmarks may use them too), and auto-configuration lives in the autoconfigure module's
+ * {@code io.icebergscan.planning.autoconfigure} package and in the iceberg module's
+ * {@code io.icebergscan.planning.iceberg.autoconfigure} package only. The iceberg module depends on this one, so it
+ * is not on this class path: its share of these rules is its own {@code IcebergModuleArchitectureTests}. The core's
+ * own rules are its {@code ArchitectureTest}.
  */
 class ModuleArchitectureTests {
 
-  private static final String IMPORTS = "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
+  private static final String IMPORTS =
+      "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
+  private static final String AUTOCONFIGURE_PACKAGE = "io.icebergscan.planning.autoconfigure";
 
   private static final Location CORE = location(ScanPlanner.class);
   private static final Location AUTOCONFIGURE = location(ScanPlanningAutoConfiguration.class);
@@ -52,11 +58,15 @@ class ModuleArchitectureTests {
         .check(others);
   }
 
+  /** Of the modules on this class path (the iceberg module's auto-configuration is its own test's to check). */
   @Test
-  void autoConfigurationLivesInTheAutoconfigureModuleOnly() throws Exception {
+  void autoConfigurationLivesInTheAutoconfigurePackageOfTheAutoconfigureModuleOnly() throws Exception {
     noClasses().should().beAnnotatedWith(AutoConfiguration.class)
         .orShould().dependOnClassesThat().resideInAPackage("org.springframework.boot.autoconfigure.condition..")
         .check(classesOf(CORE, TEST_SUPPORT));
+    JavaClasses autoconfigure = classesOf(AUTOCONFIGURE);
+    classes().that().areAnnotatedWith(AutoConfiguration.class).should().resideInAPackage(AUTOCONFIGURE_PACKAGE)
+        .check(autoconfigure);
 
     List<URL> registrations = Collections.list(getClass().getClassLoader().getResources(IMPORTS));
     List<String> ours = new ArrayList<>();
@@ -68,7 +78,6 @@ class ModuleArchitectureTests {
         }
       }
     }
-    JavaClasses autoconfigure = classesOf(AUTOCONFIGURE);
     assertThat(ours).isNotEmpty().allSatisfy(name -> assertThat(autoconfigure.get(name)
         .isAnnotatedWith(AutoConfiguration.class)).as(name).isTrue());
   }

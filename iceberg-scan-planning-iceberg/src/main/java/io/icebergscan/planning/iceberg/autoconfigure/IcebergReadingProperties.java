@@ -1,0 +1,44 @@
+package io.icebergscan.planning.iceberg.autoconfigure;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of the {@code IcebergScanPlanner} that reads plans as Apache Iceberg's types. A setting left unset is
+ * not passed on, so the default is the builder's ({@code IcebergScanPlanner.Builder}), the one place defaults are
+ * written; the values are checked there too. The configuration metadata documents those defaults, and a test
+ * holds the two together.
+ *
+ * @param splitSize Target size of the combined tasks a plan's files are split into, in place of the table's
+ *     "read.split.target-size".
+ * @param scanReports Whether each plan sends the catalog a ScanReport when the catalog has the metrics
+ *     endpoint. A report that fails never fails the plan.
+ * @param vendedCredentials Whether table loads ask the catalog for vended credentials
+ *     ("X-Iceberg-Access-Delegation: vended-credentials").
+ * @param fileIo FileIO properties ("io-impl", "s3.endpoint", ...) over the catalog's configuration and beneath
+ *     the table's config and the vended credentials. Without "io-impl" from any of them, Apache Iceberg's
+ *     ResolvingFileIO.
+ */
+@ConfigurationProperties("iceberg.rest.scan-planning.iceberg")
+public record IcebergReadingProperties(
+    @Nullable DataSize splitSize,
+    @Nullable Boolean scanReports,
+    @Nullable Boolean vendedCredentials,
+    @DefaultValue Map<String, String> fileIo) {
+
+  public IcebergReadingProperties {
+    fileIo = Map.copyOf(fileIo);
+  }
+
+  /** Never shows the FileIO property values: they often hold credentials (s3.secret-access-key, …). */
+  @Override
+  public String toString() {
+    return "IcebergReadingProperties[splitSize=" + this.splitSize + ", scanReports=" + this.scanReports
+        + ", vendedCredentials=" + this.vendedCredentials + ", fileIo=" + new TreeMap<>(this.fileIo).keySet() + "]";
+  }
+}

@@ -1,0 +1,335 @@
+package io.icebergscan.planning.iceberg.autoconfigure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails;
+import io.icebergscan.planning.autoconfigure.ScanPlannerBuilderCustomizer;
+import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
+import io.icebergscan.planning.iceberg.IcebergScanPlan;
+import io.icebergscan.planning.iceberg.IcebergScanPlanner;
+import io.icebergscan.planning.iceberg.IcebergTable;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+class IcebergReadingAutoConfigurationTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final String NAMESPACE = "reading_autoconfigure";
+  private static final String PREFIX = "iceberg.rest.scan-planning.iceberg.";
+  private static final String DELEGATION = "X-Iceberg-Access-Delegation";
+
+  private static EmbeddedIcebergCatalog catalog;
+
+  /** Every request the auto-configured planner sends, as its HTTP client's filter sees it. */
+  private final List<ClientRequest> requests = new CopyOnWriteArrayList<>();
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(IcebergReadingAutoConfiguration.class));
+
+  /** With the planner's own auto-configuration, pointed at the embedded catalog. */
+  private final ApplicationContextRunner onCatalog = this.runner
+      .withConfiguration(AutoConfigurations.of(ScanPlanningAutoConfiguration.class,
+          TaskExecutionAutoConfiguration.class))
+      .withBean(IcebergRestConnectionDetails.class, () -> () -> catalog.uri())
+      .withBean(ScanPlannerBuilderCustomizer.class, () -> builder -> builder.filter((request, next) -> {
+        this.requests.add(request);
+        return next.exchange(request);
+      }));
+
+  @BeforeAll
+  static void start() {
+    catalog = EmbeddedIcebergCatalog.create().start();
+  }
+
+  @AfterAll
+  static void stop() {
+    catalog.close();
+  }
+
+  @Test
+  void aScanPlannerBeanGetsAnIcebergScanPlannerOverIt() {
+    this.onCatalog.run(context -> {
+      assertThat(context).hasSingleBean(IcebergScanPlanner.class);
+      assertThat(context.getBean(IcebergScanPlanner.class).planner()).isSameAs(context.getBean(ScanPlanner.class));
+    });
+  }
+
+  /** The planner's auto-configured bean is {@code icebergScanPlanner}: this one must not take its name. */
+  @Test
+  void theBeanIsNamedApartFromThePlannersBean() {
+    this.onCatalog.run(context -> {
+      assertThat(context.getBeanNamesForType(ScanPlanner.class)).containsExactly("icebergScanPlanner");
+      assertThat(context.getBeanNamesForType(IcebergScanPlanner.class)).containsExactly("icebergReadingScanPlanner");
+    });
+  }
+
+  @Test
+  void theIcebergScanPlannerReadsTheRowsOfATableOnTheCatalog() {
+    EmbeddedTable table = table("rows");
+    table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "one"), table.newRecord(2L, "two")));
+    table.appendRows(FileFormat.AVRO, List.of(table.newRecord(3L, "three")));
+    this.onCatalog.run(context -> {
+      IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+      try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier(table)), ScanRequest.all())) {
+        assertThat(plan.tasks()).hasSize(2);
+        assertThat(read(plan.rows())).extracting(row -> row.getField("id"), row -> row.getField("name"))
+            .containsExactlyInAnyOrder(tuple(1L, "one"), tuple(2L, "two"), tuple(3L, "three"));
+      }
+    });
+  }
+
+  @Test
+  void aUsersOwnIcebergScanPlannerWins() {
+    this.onCatalog.withUserConfiguration(OwnIcebergScanPlanner.class).run(context -> {
+      assertThat(context).hasSingleBean(IcebergScanPlanner.class);
+      assertThat(context.getBean(IcebergScanPlanner.class)).isSameAs(context.getBean("ownIcebergScanPlanner"));
+    });
+  }
+
+  @Test
+  void noScanPlannerMeansNoIcebergScanPlanner() {
+    this.runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(IcebergScanPlanner.class)
+        .doesNotHaveBean(IcebergReadingProperties.class));
+    this.onCatalog.withPropertyValues("iceberg.rest.scan-planning.enabled=false").run(context -> assertThat(context)
+        .hasNotFailed().doesNotHaveBean(ScanPlanner.class).doesNotHaveBean(IcebergScanPlanner.class));
+  }
+
+  @Test
+  void withoutTheIcebergModuleThereIsNoIcebergScanPlanner() {
+    this.onCatalog.withClassLoader(new FilteredClassLoader(IcebergScanPlanner.class)).run(context ->
+        assertThat(context).hasNotFailed().hasSingleBean(ScanPlanner.class).doesNotHaveBean(IcebergScanPlanner.class));
+  }
+
+  @Test
+  void aPlannerOfTheApplicationsOwnIsReadToo() {
+    this.runner.withBean("ownPlanner", ScanPlanner.class, IcebergReadingAutoConfigurationTests::planner)
+        .run(context -> assertThat(context.getBean(IcebergScanPlanner.class).planner())
+            .isSameAs(context.getBean("ownPlanner")));
+  }
+
+  /** Which of several planners would be a guess: there is none unless one of them is primary. */
+  @Test
+  void ofSeveralPlannersOnlyThePrimaryOneIsRead() {
+    ApplicationContextRunner two = this.runner
+        .withBean("first", ScanPlanner.class, IcebergReadingAutoConfigurationTests::planner)
+        .withBean("second", ScanPlanner.class, IcebergReadingAutoConfigurationTests::planner);
+    two.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(IcebergScanPlanner.class));
+    two.withBean("primary", ScanPlanner.class, IcebergReadingAutoConfigurationTests::planner,
+        definition -> definition.setPrimary(true)).run(context ->
+            assertThat(context.getBean(IcebergScanPlanner.class).planner()).isSameAs(context.getBean("primary")));
+  }
+
+  @Test
+  void theSplitSizeReplacesTheTablesTargetSize() {
+    EmbeddedTable table = table("split_size");
+    table.table().updateProperties().set(TableProperties.SPLIT_SIZE, "12345").commit();
+    this.onCatalog.run(context -> {
+      IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+      assertThat(iceberg.splitSettings(iceberg.loadTable(identifier(table))).splitSize()).isEqualTo(12345);
+    });
+    this.onCatalog.withPropertyValues(PREFIX + "split-size=3MB").run(context -> {
+      IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+      assertThat(iceberg.splitSettings(iceberg.loadTable(identifier(table))).splitSize()).isEqualTo(3 * 1024 * 1024);
+    });
+  }
+
+  @Test
+  void aSplitSizeTheBuilderRefusesFailsStartUpNamingTheProperty() {
+    this.onCatalog.withPropertyValues(PREFIX + "split-size=0B").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+          .hasMessageContaining(PREFIX + "split-size").hasMessageContaining("'0B'")
+          .hasMessageContaining("splitSize must be positive");
+    });
+  }
+
+  @Test
+  void tableLoadsAskForVendedCredentialsUnlessSwitchedOff() {
+    EmbeddedTable table = table("vended");
+    String load = "/v1/namespaces/" + NAMESPACE + "/tables/vended";
+    this.onCatalog.run(context -> {
+      context.getBean(IcebergScanPlanner.class).loadTable(identifier(table));
+      assertThat(requestsTo(load)).singleElement()
+          .satisfies(request -> assertThat(request.headers().get(DELEGATION)).containsExactly("vended-credentials"));
+    });
+    this.requests.clear();
+    this.onCatalog.withPropertyValues(PREFIX + "vended-credentials=false").run(context -> {
+      context.getBean(IcebergScanPlanner.class).loadTable(identifier(table));
+      assertThat(requestsTo(load)).singleElement()
+          .satisfies(request -> assertThat(request.headers().containsHeader(DELEGATION)).isFalse());
+    });
+  }
+
+  @Test
+  void plansReportTheirScansUnlessSwitchedOff() {
+    EmbeddedTable table = table("reports");
+    table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "one")));
+    String metrics = "/v1/namespaces/" + NAMESPACE + "/tables/reports/metrics";
+    this.onCatalog.run(context -> {
+      plan(context.getBean(IcebergScanPlanner.class), table).close();
+      assertThat(requestsTo(metrics)).hasSize(1);
+    });
+    this.requests.clear();
+    this.onCatalog.withPropertyValues(PREFIX + "scan-reports=false").run(context -> {
+      plan(context.getBean(IcebergScanPlanner.class), table).close();
+      assertThat(requestsTo("/v1/namespaces/" + NAMESPACE + "/tables/reports/plan")).hasSize(1);
+      assertThat(requestsTo(metrics)).isEmpty();
+    });
+  }
+
+  @Test
+  void fileIoPropertiesReachThePlansFileIO() {
+    EmbeddedTable table = table("file_io");
+    table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "one")));
+    this.onCatalog.withPropertyValues(PREFIX + "file-io.s3.endpoint=http://s3.example.com",
+        PREFIX + "file-io.client.region=eu-west-1").run(context -> {
+          try (IcebergScanPlan plan = plan(context.getBean(IcebergScanPlanner.class), table)) {
+            assertThat(plan.io().properties()).containsEntry("s3.endpoint", "http://s3.example.com")
+                .containsEntry("client.region", "eu-west-1");
+          }
+        });
+  }
+
+  @Test
+  void thePropertiesShowNoFileIoValue() {
+    this.onCatalog.withPropertyValues(PREFIX + "file-io.s3.secret-access-key=s3cr3t").run(context ->
+        assertThat(context.getBean(IcebergReadingProperties.class).toString()).doesNotContain("s3cr3t")
+            .contains("s3.secret-access-key"));
+  }
+
+  /** The properties hold only what is set: every default is the builder's, not a second copy in the record. */
+  @Test
+  void unsetPropertiesStayUnsetSoTheBuildersDefaultsApply() {
+    this.onCatalog.run(context -> {
+      IcebergReadingProperties properties = context.getBean(IcebergReadingProperties.class);
+      assertThat(properties.splitSize()).isNull();
+      assertThat(properties.scanReports()).isNull();
+      assertThat(properties.vendedCredentials()).isNull();
+      assertThat(properties.fileIo()).isEmpty();
+    });
+  }
+
+  /**
+   * The defaults the metadata documents (what IDEs and docs/configuration.md show) are the builder's own, and
+   * every default of the builder is documented.
+   */
+  @Test
+  void everyDocumentedDefaultIsTheBuildersDefault() throws Exception {
+    Map<String, Object> builder = new LinkedHashMap<>();
+    builder.put(PREFIX + "scan-reports", IcebergScanPlanner.Builder.DEFAULT_SCAN_REPORTS);
+    builder.put(PREFIX + "vended-credentials", IcebergScanPlanner.Builder.DEFAULT_VENDED_CREDENTIALS);
+
+    Map<String, Object> documented = new LinkedHashMap<>();
+    for (JsonNode property : ModuleMetadata.properties()) {
+      if (property.has("defaultValue")) {
+        documented.put(property.get("name").asString(), property.get("defaultValue").asBoolean());
+      }
+    }
+    assertThat(documented).containsExactlyInAnyOrderEntriesOf(builder);
+    List<String> constants = new ArrayList<>();
+    for (Field field : IcebergScanPlanner.Builder.class.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getName().startsWith("DEFAULT_")) {
+        constants.add(field.getName());
+      }
+    }
+    assertThat(constants).as("the default constants, each put in the table above")
+        .containsExactlyInAnyOrder("DEFAULT_SCAN_REPORTS", "DEFAULT_VENDED_CREDENTIALS");
+  }
+
+  @Test
+  void everyPropertyIsInTheMetadataWithADescription() throws Exception {
+    Map<String, String> types = new LinkedHashMap<>();
+    for (JsonNode property : ModuleMetadata.properties()) {
+      String name = property.get("name").asString();
+      types.put(name, property.get("type").asString());
+      assertThat(property.path("description").asString("")).as(name).isNotBlank().endsWith(".");
+    }
+    assertThat(types).containsOnly(
+        Map.entry(PREFIX + "split-size", "org.springframework.util.unit.DataSize"),
+        Map.entry(PREFIX + "scan-reports", "java.lang.Boolean"),
+        Map.entry(PREFIX + "vended-credentials", "java.lang.Boolean"),
+        Map.entry(PREFIX + "file-io", "java.util.Map<java.lang.String,java.lang.String>"));
+  }
+
+  @Test
+  void itRunsAfterThePlannersAutoConfigurationWhoseNameItGives() {
+    assertThat(IcebergReadingAutoConfiguration.SCAN_PLANNING_AUTO_CONFIGURATION)
+        .isEqualTo(ScanPlanningAutoConfiguration.class.getName());
+  }
+
+  private List<ClientRequest> requestsTo(String path) {
+    return this.requests.stream().filter(request -> request.url().getRawPath().equals(path)).toList();
+  }
+
+  private static ScanPlanner planner() {
+    return ScanPlanner.builder().uri(catalog.uri()).build();
+  }
+
+  private static EmbeddedTable table(String name) {
+    return catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, name), SCHEMA);
+  }
+
+  private static TableIdentifier identifier(EmbeddedTable table) {
+    return TableIdentifier.of(NAMESPACE, table.identifier().name());
+  }
+
+  private static IcebergScanPlan plan(IcebergScanPlanner iceberg, EmbeddedTable table) {
+    IcebergTable loaded = iceberg.loadTable(identifier(table));
+    return iceberg.plan(loaded, ScanRequest.all());
+  }
+
+  private static List<Record> read(CloseableIterable<Record> rows) {
+    List<Record> read = new ArrayList<>();
+    try (rows) {
+      rows.forEach(read::add);
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+    return read;
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnIcebergScanPlanner {
+
+    @Bean
+    IcebergScanPlanner ownIcebergScanPlanner(ScanPlanner planner) {
+      return IcebergScanPlanner.builder(planner).build();
+    }
+  }
+}
