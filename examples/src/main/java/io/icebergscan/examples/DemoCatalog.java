@@ -1,19 +1,10 @@
 package io.icebergscan.examples;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
+import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
-import io.icebergscan.planning.test.EmbeddedTable;
-import io.icebergscan.planning.test.FanOut;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.types.Types;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -27,14 +18,22 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.StringUtils;
 
 /**
- * When no catalog is configured, starts Apache Iceberg's REST catalog in this JVM with a demo table
- * whose plan fans out over a tree of plan-tasks, and points {@code iceberg.rest.uri} at it before the
- * planner is configured. Closed with the application. Registered in {@code META-INF/spring.factories},
- * so tests of the application get it too.
+ * When no catalog is configured, starts Apache Iceberg's REST catalog in this JVM with the demo table
+ * ({@link DemoTable}: real rows, deletion vectors and equality deletes) whose plan fans out over a tree of
+ * plan-tasks, and points {@code iceberg.rest.uri} at it before the planner is configured. Closed with the
+ * application. Registered in {@code META-INF/spring.factories}, so tests of the application get it too.
  */
 public final class DemoCatalog implements SmartApplicationListener {
 
-  static final String DEMO_TABLE = "demo.events";
+  static final String DEMO_TABLE = DemoTable.NAME;
+
+  /** Set by this listener when it started the demo catalog: the plan-task tree and its latency are known. */
+  static final String EMBEDDED = "example.demo.embedded";
+
+  /** The demo catalog's delay before each {@code /tasks} answer, in milliseconds. */
+  static final String LATENCY_MS = "example.demo.latency-ms";
+
+  static final int DEFAULT_LATENCY_MS = 10;
 
   /** Set while Spring AOT processes the application at build time ({@code AbstractAotProcessor}). */
   private static final String AOT_PROCESSING = "spring.aot.processing";
@@ -73,46 +72,21 @@ public final class DemoCatalog implements SmartApplicationListener {
     // An application set up to authenticate meets a catalog that insists, as a real one would.
     boolean authenticates = environment.containsProperty("iceberg.rest.oauth2.client-id")
         || environment.containsProperty("iceberg.rest.token");
+    int files = environment.getProperty("example.demo.files", Integer.class, DemoTable.DEFAULT_FILES);
     EmbeddedIcebergCatalog demo = EmbeddedIcebergCatalog.create()
         .requireBearerToken(authenticates)
-        .fanOut(FanOut.levels(8, 4, 2))
-        .tasksLatency(Duration.ofMillis(environment.getProperty("example.demo.latency-ms", Integer.class, 10)))
-        .start();
-    fill(demo, environment.getProperty("example.demo.files", Integer.class, 2000));
+        .fanOut(DemoTable.FAN_OUT)
+        .tasksLatency(Duration.ofMillis(environment.getProperty(LATENCY_MS, Integer.class, DEFAULT_LATENCY_MS)));
+    long started = System.nanoTime();
+    // filled before it starts: should filling fail, there is no server to stop
+    DemoTable.create(demo, files);
+    long filled = System.nanoTime() - started;
+    demo.start();
     this.catalog = demo;
     environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
-        Map.of("iceberg.rest.uri", demo.uri(), "example.table", DEMO_TABLE)));
-    logger.info("No iceberg.rest.uri configured: planning against an embedded Apache Iceberg catalog at "
-        + demo.uri());
-  }
-
-  /** A partitioned v3 table with data in several snapshots, position and equality deletes and deletion vectors. */
-  private static void fill(EmbeddedIcebergCatalog catalog, int files) {
-    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
-        Types.NestedField.required(2, "day", Types.StringType.get()),
-        Types.NestedField.optional(3, "payload", Types.StringType.get()));
-    PartitionSpec byDay = PartitionSpec.builderFor(schema).identity("day").build();
-    EmbeddedTable table = catalog.createTable(TableIdentifier.of("demo", "events"), schema, byDay, 3);
-    int days = 16;
-    List<DataFile> firstOfEachDay = new ArrayList<>();
-    for (int snapshot = 0; snapshot < 4; snapshot++) {
-      List<DataFile> batch = new ArrayList<>();
-      for (int i = snapshot; i < files; i += 4) {
-        String day = "day=2026-11-" + String.format("%02d", 1 + i % days);
-        DataFile file = table.dataFile("s3://demo/events/" + day + "/part-" + i + ".parquet", 10_000 + i)
-            .withPartitionPath(day).build();
-        batch.add(file);
-        if (i < days) {
-          firstOfEachDay.add(file);
-        }
-      }
-      table.append(batch);
-    }
-    List<DeleteFile> deletes = new ArrayList<>(table.deletionVectors("s3://demo/events/deletes/dv-1.puffin")
-        .vector(firstOfEachDay.get(0), 12).vector(firstOfEachDay.get(1), 7).vector(firstOfEachDay.get(2), 3)
-        .build());
-    deletes.add(table.equalityDeleteFile("s3://demo/events/day=2026-11-04/eq-0.parquet", 25, 1)
-        .withPartitionPath("day=2026-11-04").build());
-    table.rowDelta(List.of(), deletes);
+        Map.of("iceberg.rest.uri", demo.uri(), "example.table", DEMO_TABLE, EMBEDDED, "true")));
+    logger.info(String.format("No iceberg.rest.uri configured: planning against an embedded Apache Iceberg "
+        + "catalog at %s, its table %s filled with %,d data files of %,d rows in %,d ms", demo.uri(), DEMO_TABLE,
+        files, DemoTable.rows(files), filled / 1_000_000));
   }
 }
