@@ -94,7 +94,10 @@ final class TaskReader {
       Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, this.caseSensitive);
       records = CloseableIterable.filter(records, record -> evaluator.eval(wrapper.wrap(record)));
     }
-    return CloseableIterable.transform(records, record -> project(record, this.projection.asStruct()));
+    Types.StructType output = this.projection.asStruct();
+    // decided once per task: rows of a read schema equal to the output pass as they are
+    return readSchema.asStruct().equals(output) ? records
+        : CloseableIterable.transform(records, record -> project(record, output));
   }
 
   /** The projection with the columns the residual reads, which the reader needs even when they are not output. */
@@ -107,11 +110,8 @@ final class TaskReader {
     return TypeUtil.select(this.tableSchema, ids);
   }
 
-  /** The record cut to {@code type}, nested structs included; the record itself when nothing is extra. */
+  /** The record cut to {@code type}, nested structs included. */
   private static Record project(Record record, Types.StructType type) {
-    if (record.struct().fields().size() == type.fields().size() && record.struct().equals(type)) {
-      return record;
-    }
     GenericRecord projected = GenericRecord.create(type);
     for (Types.NestedField field : type.fields()) {
       Object value = record.getField(field.name());
@@ -137,11 +137,11 @@ final class TaskReader {
 
       @Override
       public Record next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
         try {
           return rows.next();
+        }
+        catch (NoSuchElementException end) {
+          throw end;
         }
         catch (RuntimeException failure) {
           throw new TaskReadException(file, failure);
