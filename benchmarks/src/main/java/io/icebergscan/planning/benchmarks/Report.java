@@ -22,7 +22,8 @@ public final class Report {
 
   private static final double MS = 1_000_000.0;
 
-  record Row(String benchmark, Map<String, String> params, double score, double error, String unit, double allocNorm) {
+  record Row(String benchmark, Map<String, String> params, double score, double error, String unit, double allocNorm,
+      List<Double> iterations) {
 
     String param(String name) {
       return this.params.get(name);
@@ -30,6 +31,26 @@ public final class Report {
 
     String measured() {
       return Double.isNaN(this.error) ? fmt(this.score) : fmt(this.score) + " ± " + fmt(this.error);
+    }
+
+    /** The median of the measurement iterations (all forks), or the score when the file has none. */
+    double median() {
+      if (this.iterations.isEmpty()) {
+        return this.score;
+      }
+      List<Double> sorted = this.iterations.stream().sorted().toList();
+      int n = sorted.size();
+      return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /** The median and the range of the iterations, divided by {@code per}: "median (min to max)". */
+    String spread(double per) {
+      if (this.iterations.isEmpty()) {
+        return fmt(this.score / per);
+      }
+      double min = this.iterations.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+      double max = this.iterations.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+      return fmt(median() / per) + " (" + fmt(min / per) + " to " + fmt(max / per) + ")";
     }
   }
 
@@ -56,19 +77,29 @@ public final class Report {
             }
           }
         }
+        List<Double> iterations = new ArrayList<>();
+        JsonNode raw = primary.get("rawData");
+        if (raw != null) {
+          raw.forEach(fork -> fork.forEach(value -> iterations.add(value.asDouble())));
+        }
         String name = result.get("benchmark").asString();
         rows.add(new Row(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1), params,
             primary.get("score").asDouble(), primary.get("scoreError").asDouble(Double.NaN),
-            primary.get("scoreUnit").asString(), alloc));
+            primary.get("scoreUnit").asString(), alloc, List.copyOf(iterations)));
       }
     }
     double planCall = rows.stream().filter(r -> r.benchmark().startsWith("PlanCall.")).mapToDouble(Row::score)
         .findFirst().orElse(0);
-    System.out.printf(Locale.ROOT, "Plan call (no plan-task, same server): %s ms; added to every ideal.%n%n", fmt(planCall));
+    if (rows.stream().anyMatch(r -> r.benchmark().startsWith("PlanCall."))) {
+      System.out.printf(Locale.ROOT, "Plan call (no plan-task, same server): %s ms; added to every ideal.%n%n",
+          fmt(planCall));
+    }
     flat(rows, planCall);
     uneven(rows, planCall);
     againstIceberg(rows);
     parse(rows);
+    planAndRead(rows);
+    convert(rows);
   }
 
   private static void flat(List<Row> rows, double planCall) {
@@ -151,6 +182,67 @@ public final class Report {
       System.out.printf(Locale.ROOT, "| %d | %s | %s | %,.0f | %s |%n", tasks, parser, r.measured(),
           tasks / (r.score() / 1000.0), fmt(r.allocNorm() / tasks));
     }
+    System.out.println();
+  }
+
+  private static void planAndRead(List<Row> rows) {
+    List<Row> runs = rows.stream().filter(r -> r.benchmark().startsWith("PlanAndRead.")).toList();
+    if (runs.isEmpty()) {
+      return;
+    }
+    System.out.println("| what | latency ms | workers | this planner ms | Iceberg ms | Iceberg / ours (medians) |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
+    for (String[] pair : new String[][] { { "ours", "iceberg", "plan + read" },
+        { "oursPlanOnly", "icebergPlanOnly", "plan only" } }) {
+      for (Row r : runs) {
+        if (!r.benchmark().equals("PlanAndRead." + pair[0])) {
+          continue;
+        }
+        Row theirs = runs.stream().filter(t -> t.benchmark().equals("PlanAndRead." + pair[1])
+            && t.params().equals(r.params())).findFirst().orElse(null);
+        if (theirs == null) {
+          continue;
+        }
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f |%n", pair[2], r.param("latencyMillis"),
+            r.param("workers"), r.spread(1), theirs.spread(1), theirs.median() / r.median());
+      }
+    }
+    System.out.println();
+  }
+
+  private static void convert(List<Row> rows) {
+    List<Row> runs = rows.stream().filter(r -> r.benchmark().startsWith("ConvertTasks.")).toList();
+    if (runs.isEmpty()) {
+      return;
+    }
+    Map<String, Map<String, Row>> byTasks = new LinkedHashMap<>();
+    for (Row r : runs) {
+      byTasks.computeIfAbsent(r.param("tasks"), tasks -> new LinkedHashMap<>())
+          .put(r.benchmark().substring("ConvertTasks.".length()), r);
+    }
+    System.out.println("| tasks per response | step | µs per task | bytes allocated/task |");
+    System.out.println("|---:|---|---:|---:|");
+    byTasks.forEach((tasks, steps) -> {
+      int n = Integer.parseInt(tasks);
+      for (String step : List.of("parse", "convert", "parseAndConvert", "iceberg")) {
+        Row r = steps.get(step);
+        if (r != null) {
+          System.out.printf(Locale.ROOT, "| %d | %s | %s | %s |%n", n, step, r.spread(n), fmt(r.allocNorm() / n));
+        }
+      }
+    });
+    System.out.println();
+    System.out.println("| tasks per response | Iceberg / ours (parse + convert) | Iceberg / our parse alone |");
+    System.out.println("|---:|---:|---:|");
+    byTasks.forEach((tasks, steps) -> {
+      Row ours = steps.get("parseAndConvert");
+      Row parse = steps.get("parse");
+      Row iceberg = steps.get("iceberg");
+      if (ours != null && parse != null && iceberg != null) {
+        System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f |%n", tasks, iceberg.median() / ours.median(),
+            iceberg.median() / parse.median());
+      }
+    });
     System.out.println();
   }
 

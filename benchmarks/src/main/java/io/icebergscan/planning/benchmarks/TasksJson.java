@@ -6,14 +6,15 @@ import java.nio.charset.StandardCharsets;
  * A {@code FetchScanTasksResult} body with {@code tasks} file scan tasks carrying full column stats
  * (sizes, value/null/NaN counts, lower and upper bounds for {@code columns} columns) and deletes: one
  * position delete file per 10 tasks, one equality delete file per 100, each task referencing its
- * position delete file and every 4th task also its equality delete file.
+ * position delete file and every 4th task also its equality delete file. Every file is of spec 0, unpartitioned;
+ * the stats name columns 1 to {@code columns}. Public for {@code io.icebergscan.planning.iceberg.ConvertTasks}.
  */
-final class TasksJson {
+public final class TasksJson {
 
   private TasksJson() {
   }
 
-  static byte[] body(int tasks, int columns) {
+  public static byte[] body(int tasks, int columns) {
     StringBuilder json = new StringBuilder(tasks * (400 + columns * 90));
     int positionDeletes = (tasks + 9) / 10;
     int equalityDeletes = (tasks + 99) / 100;
