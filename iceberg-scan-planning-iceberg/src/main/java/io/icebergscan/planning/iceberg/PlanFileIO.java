@@ -44,10 +44,12 @@ final class PlanFileIO implements FileIO {
 
   private final String impl;
   private final Map<String, String> properties;
-  private final @Nullable Object hadoopConf;
+  /** Loaded on first use: a plan that is never read opens no FileIO. */
+  private @Nullable FileIO uncredentialed;
+  private @Nullable Object hadoopConf;
+  private boolean hadoopConfLoaded;
   private final @Nullable Supplier<List<StorageCredential>> refresh;
   private final Clock clock;
-  private final FileIO uncredentialed;
   /** Every FileIO ever loaded, by credential: closed with the plan. */
   private final Map<StorageCredential, FileIO> loaded = new ConcurrentHashMap<>();
   private volatile Credentials credentials;
@@ -65,12 +67,7 @@ final class PlanFileIO implements FileIO {
     }
 
     @Nullable StorageCredential forLocation(String location) {
-      for (StorageCredential credential : this.byPrefix) {
-        if (location.startsWith(credential.prefix())) {
-          return credential;
-        }
-      }
-      return null;
+      return StorageCredential.forLocation(this.byPrefix, location);
     }
   }
 
@@ -78,11 +75,9 @@ final class PlanFileIO implements FileIO {
       @Nullable Supplier<List<StorageCredential>> refresh, Clock clock) {
     this.properties = Map.copyOf(properties);
     this.impl = properties.getOrDefault(IcebergScanPlanner.FILE_IO_IMPL, DEFAULT_FILE_IO_IMPL);
-    this.hadoopConf = hadoopConfiguration();
     this.refresh = refresh;
     this.clock = clock;
     this.credentials = Credentials.of(credentials);
-    this.uncredentialed = CatalogUtil.loadFileIO(this.impl, this.properties, this.hadoopConf, List.of());
   }
 
   @Override
@@ -118,22 +113,41 @@ final class PlanFileIO implements FileIO {
   @Override
   public void close() {
     this.loaded.values().forEach(FileIO::close);
-    this.uncredentialed.close();
+    synchronized (this) {
+      if (this.uncredentialed != null) {
+        this.uncredentialed.close();
+      }
+    }
   }
 
   private FileIO ioFor(String location) {
     refreshIfExpiring();
     StorageCredential credential = this.credentials.forLocation(location);
     if (credential == null) {
-      return this.uncredentialed;
+      return uncredentialed();
     }
     return this.loaded.computeIfAbsent(credential, this::load);
+  }
+
+  private synchronized FileIO uncredentialed() {
+    if (this.uncredentialed == null) {
+      this.uncredentialed = CatalogUtil.loadFileIO(this.impl, this.properties, hadoopConf(), List.of());
+    }
+    return this.uncredentialed;
+  }
+
+  private synchronized @Nullable Object hadoopConf() {
+    if (!this.hadoopConfLoaded) {
+      this.hadoopConf = hadoopConfiguration();
+      this.hadoopConfLoaded = true;
+    }
+    return this.hadoopConf;
   }
 
   private FileIO load(StorageCredential credential) {
     Map<String, String> merged = new LinkedHashMap<>(this.properties);
     merged.putAll(credential.config());
-    return CatalogUtil.loadFileIO(this.impl, merged, this.hadoopConf,
+    return CatalogUtil.loadFileIO(this.impl, merged, hadoopConf(),
         List.of(org.apache.iceberg.io.StorageCredential.create(credential.prefix(), credential.config())));
   }
 

@@ -49,6 +49,24 @@ class PlanFileIOTest {
     new InMemoryFileIO().addFile(this.file, "rows".getBytes(StandardCharsets.UTF_8));
   }
 
+  @Test
+  void aPlanThatIsNeverReadOpensNoFileIO() {
+    String marker = UUID.randomUUID().toString();
+    Map<String, String> properties = new java.util.HashMap<>(BASE);
+    properties.put("test.marker", marker);
+    try (PlanFileIO io = new PlanFileIO(properties, List.of(credential(this.root, RecordingFileIO.ACCESS_KEY,
+        "scoped")), null, new TestClock(EXPIRY))) {
+      assertThat(RecordingFileIO.initializedWith("test.marker", marker)).isZero();
+      String elsewhere = "memory://elsewhere/" + marker;
+      new InMemoryFileIO().addFile(elsewhere, "rows".getBytes(StandardCharsets.UTF_8));
+      io.newInputFile(elsewhere);
+      assertThat(RecordingFileIO.initializedWith("test.marker", marker)).as("the one without credentials").isOne();
+      io.newInputFile(this.file);
+      io.newInputFile(this.file);
+      assertThat(RecordingFileIO.initializedWith("test.marker", marker)).as("and the credential's, once").isEqualTo(2);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = { "s3.session-token-expires-at-ms",
       "adls.sas-token-expires-at-ms.account.dfs.core.windows.net", "gcs.oauth2.token-expires-at" })

@@ -26,6 +26,8 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
 
   /** JVM-wide, as the files are: Iceberg creates the instances, so a test finds its own by the files' location. */
   private static final Queue<Opened> LOG = new ConcurrentLinkedQueue<>();
+  /** The properties of every instance initialized, JVM-wide as well. */
+  private static final Queue<Map<String, String>> INITIALIZED = new ConcurrentLinkedQueue<>();
 
   private final InMemoryFileIO files = new InMemoryFileIO();
   private volatile Map<String, String> properties = Map.of();
@@ -55,8 +57,14 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
     return LOG.stream().filter(opened -> opened.path().startsWith(location)).toList();
   }
 
+  /** How many instances were initialized with the given property. */
+  static long initializedWith(String key, String value) {
+    return INITIALIZED.stream().filter(properties -> value.equals(properties.get(key))).count();
+  }
+
   @Override
   public void initialize(Map<String, String> properties) {
+    INITIALIZED.add(Map.copyOf(properties));
     this.properties = Map.copyOf(properties);
     this.files.initialize(properties);
   }
