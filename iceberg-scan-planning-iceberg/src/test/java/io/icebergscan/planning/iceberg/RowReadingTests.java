@@ -2,11 +2,9 @@ package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
@@ -237,14 +235,7 @@ class RowReadingTests {
   }
 
   private static List<Record> read(CloseableIterable<Record> rows) {
-    List<Record> read = new ArrayList<>();
-    try (rows) {
-      rows.forEach(read::add);
-    }
-    catch (IOException failure) {
-      throw new UncheckedIOException(failure);
-    }
-    return read;
+    return TestRows.readAll(rows);
   }
 
   private static List<Record> rows(EmbeddedTable table, long from, int count) {

@@ -1,7 +1,6 @@
 package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -364,13 +363,6 @@ class VendedCredentialsTests {
   }
 
   private static List<Record> read(CloseableIterable<Record> rows) {
-    List<Record> read = new ArrayList<>();
-    try (rows) {
-      rows.forEach(read::add);
-    }
-    catch (IOException failure) {
-      throw new UncheckedIOException(failure);
-    }
-    return read;
+    return TestRows.readAll(rows);
   }
 }

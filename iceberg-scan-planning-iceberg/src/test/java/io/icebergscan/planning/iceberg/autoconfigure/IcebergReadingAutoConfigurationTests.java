@@ -1,7 +1,5 @@
 package io.icebergscan.planning.iceberg.autoconfigure;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -19,6 +17,7 @@ import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
+import io.icebergscan.planning.iceberg.TestRows;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.FileFormat;
@@ -314,14 +313,7 @@ class IcebergReadingAutoConfigurationTests {
   }
 
   private static List<Record> read(CloseableIterable<Record> rows) {
-    List<Record> read = new ArrayList<>();
-    try (rows) {
-      rows.forEach(read::add);
-    }
-    catch (IOException failure) {
-      throw new UncheckedIOException(failure);
-    }
-    return read;
+    return TestRows.readAll(rows);
   }
 
   @Configuration(proxyBeanMethods = false)
