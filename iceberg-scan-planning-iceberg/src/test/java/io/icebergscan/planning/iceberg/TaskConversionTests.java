@@ -170,9 +170,9 @@ class TaskConversionTests {
   }
 
   @Test
-  void theRequestsFilterIsTheResidualWhenTheCatalogSendsNone() {
-    // Iceberg's server sends residuals; the planner's model puts the request's filter in when one is missing,
-    // which the conversion binds like any residual
+  void aFilterOnNoPartitionColumnStaysTheWholeResidual() {
+    // no partition field derives from id, so no partition decides it: each task's residual is the filter itself
+    // (a catalog that sends no residual gets the request's filter from the core's parser, ResponseParserTest)
     Expression filter = Expressions.greaterThan("id", 2L);
     try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().filter(ExpressionParser.toJson(filter)).build())) {
       assertThat(plan.tasks()).allSatisfy(task -> assertThat(IcebergFiles.residual(task.residual()))
