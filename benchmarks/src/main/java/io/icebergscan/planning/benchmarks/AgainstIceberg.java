@@ -52,11 +52,14 @@ public class AgainstIceberg {
 
   static final TableIdentifier TABLE = TableIdentifier.of("bench", "events");
 
-  /** {@code flat-64}: 64 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64. */
-  @Param({ "flat-64", "tree-1-8-64" })
+  /**
+   * {@code flat-64}: 64 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64; {@code chain-16x4}: a chain
+   * of 16 handles, each (and the plan response) also holding 4 leaves.
+   */
+  @Param({ "flat-64", "tree-1-8-64", "chain-16x4" })
   public String shape;
 
-  @Param({ "2", "8" })
+  @Param({ "2", "8", "32" })
   public int workers;
 
   @Param({ "ours", "iceberg" })
@@ -75,6 +78,7 @@ public class AgainstIceberg {
     return switch (shape) {
       case "flat-64" -> FanOut.levels(64);
       case "tree-1-8-64" -> FanOut.levels(1, 8, 8);
+      case "chain-16x4" -> FanOut.custom(path -> path.size() < 16 && path.stream().allMatch(i -> i == 0) ? 5 : 0);
       default -> throw new IllegalArgumentException("unknown shape " + shape);
     };
   }
@@ -87,7 +91,7 @@ public class AgainstIceberg {
         .tasksLatency(Duration.ofMillis(this.latencyMillis)).start();
     EmbeddedTable table = this.catalog.createTable(TABLE,
         new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
-    // two tasks per node of either shape (at most 74 nodes): every response carries tasks
+    // about two tasks per node of any shape (at most 81 nodes): every response carries tasks
     this.expectedTasks = 160;
     table.appendDataFiles(this.expectedTasks);
     if (this.client.equals("ours")) {

@@ -1,5 +1,6 @@
 package io.icebergscan.planning.benchmarks;
 
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlan;
@@ -50,11 +51,13 @@ public class FlatFanOut {
 
   private LatencyCatalog catalog;
   private ScanPlanner planner;
+  private RawSocketClient.FlatFloor floor;
 
   @Setup(Level.Trial)
-  public void start() {
+  public void start() throws IOException {
     this.catalog = new LatencyCatalog(PlanTree.flat(this.handles, this.latencyMillis * 1_000_000L));
     this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.limit).build();
+    this.floor = new RawSocketClient.FlatFloor(this.catalog.uri(), this.handles, this.limit);
   }
 
   @Benchmark
@@ -66,8 +69,16 @@ public class FlatFanOut {
     return plan;
   }
 
+  /** The same requests from {@link RawSocketClient}s, {@code limit} at a time: the floor, in the same run. */
+  @Benchmark
+  @Warmup(iterations = 3, time = 2)
+  public int floor() throws Exception {
+    return this.floor.plan();
+  }
+
   @TearDown(Level.Trial)
   public void stop() {
+    this.floor.close();
     this.planner.close();
     this.catalog.close();
   }

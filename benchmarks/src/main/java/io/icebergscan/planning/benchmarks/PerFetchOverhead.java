@@ -1,15 +1,10 @@
 package io.icebergscan.planning.benchmarks;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,9 +87,7 @@ public class PerFetchOverhead {
   private byte[][] bodies;
   private static final byte[] PLAN_BODY = "{}".getBytes(StandardCharsets.UTF_8);
 
-  private Socket socket;
-  private InputStream socketIn;
-  private OutputStream socketOut;
+  private RawSocketClient socket;
 
   private ConnectionProvider connections;
   private HttpClient httpClient;
@@ -123,14 +116,8 @@ public class PerFetchOverhead {
     for (int i = 0; i < this.handles; i++) {
       this.bodies[i] = ("{\"plan-task\":\"h" + i + "\"}").getBytes(StandardCharsets.UTF_8);
     }
-    URI base = URI.create(this.catalog.uri());
     switch (this.client) {
-      case "socket" -> {
-        this.socket = new Socket(base.getHost(), base.getPort());
-        this.socket.setTcpNoDelay(true);
-        this.socketIn = new BufferedInputStream(this.socket.getInputStream(), 8192);
-        this.socketOut = this.socket.getOutputStream();
-      }
+      case "socket" -> this.socket = new RawSocketClient(this.catalog.uri());
       case "netty", "webclient", "catalogclient" -> {
         this.connections = ConnectionProvider.builder("per-fetch").maxConnections(16).pendingAcquireMaxCount(-1)
             .build();
@@ -168,46 +155,11 @@ public class PerFetchOverhead {
   }
 
   private int socket() throws IOException {
-    int total = socketPost("/v1/namespaces/bench/tables/flat/plan", PLAN_BODY);
-    for (byte[] body : this.bodies) {
-      total += socketPost("/v1/namespaces/bench/tables/flat/tasks", body);
+    int total = this.socket.plan();
+    for (int i = 0; i < this.handles; i++) {
+      total += this.socket.fetch("h" + i);
     }
     return total;
-  }
-
-  private int socketPost(String path, byte[] body) throws IOException {
-    String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
-        + "Content-Type: application/json\r\nIdempotency-Key: " + UUID.randomUUID() + "\r\nContent-Length: "
-        + body.length + "\r\n\r\n";
-    byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
-    byte[] request = new byte[headBytes.length + body.length];
-    System.arraycopy(headBytes, 0, request, 0, headBytes.length);
-    System.arraycopy(body, 0, request, headBytes.length, body.length);
-    this.socketOut.write(request);
-    this.socketOut.flush();
-    int contentLength = 0;
-    String line;
-    while (!(line = line(this.socketIn)).isEmpty()) {
-      int colon = line.indexOf(':');
-      if (colon > 0 && line.substring(0, colon).trim().toLowerCase(Locale.ROOT).equals("content-length")) {
-        contentLength = Integer.parseInt(line.substring(colon + 1).trim());
-      }
-    }
-    return this.socketIn.readNBytes(contentLength).length;
-  }
-
-  private static String line(InputStream in) throws IOException {
-    StringBuilder line = new StringBuilder(64);
-    int c;
-    while ((c = in.read()) != '\n') {
-      if (c < 0) {
-        throw new IOException("the connection ended");
-      }
-      if (c != '\r') {
-        line.append((char) c);
-      }
-    }
-    return line.toString();
   }
 
   private int netty() {
