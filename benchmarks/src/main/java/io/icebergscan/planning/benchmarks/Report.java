@@ -1,32 +1,54 @@
 package io.icebergscan.planning.benchmarks;
 
-import java.io.File;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Turns JMH JSON results ({@code -rf json -rff x.json}) into the README's markdown tables, with the
- * ideals computed by {@link IdealSchedule} from the same shapes and latencies the benchmarks used.
+ * Turns JMH JSON results ({@code -rf json -rff x.json}) into markdown tables, with the ideals computed by
+ * {@link IdealSchedule} from the same shapes and latencies the benchmarks used, the ratios to the floor client
+ * timed in the same run, and ({@code --charts}) PNG charts drawn by {@link Charts}. {@code MemoryFootprint}'s
+ * output lines ({@code memory-*.txt}) are reported as they are.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.icebergscan.planning.benchmarks.Report plancall.json flat64.json ...
+ * java -cp … Report --docs docs/benchmarks.md --charts docs/images --load load.txt --commit abc1234 *.json memory-*.txt
  * </pre>
+ *
+ * With {@code --docs} the tables replace what stands between {@value #BEGIN} and {@value #END} in that file
+ * ({@code benchmarks/suite.sh} runs the whole suite and then this); without it they are printed.
  */
 public final class Report {
 
+  static final String BEGIN = "<!-- suite:begin (written by benchmarks/suite.sh; edit the prose outside) -->";
+  static final String END = "<!-- suite:end -->";
+
   private static final double MS = 1_000_000.0;
+  private static final ByteArrayOutputStream BUFFER = new ByteArrayOutputStream();
+  private static final PrintStream OUT = new PrintStream(BUFFER, true, StandardCharsets.UTF_8);
 
   record Row(String benchmark, Map<String, String> params, double score, double error, String unit, double allocNorm,
-      List<Double> iterations) {
+      List<Double> iterations, String jdk) {
 
     String param(String name) {
       return this.params.get(name);
+    }
+
+    int intParam(String name) {
+      return Integer.parseInt(this.params.get(name));
     }
 
     String measured() {
@@ -57,68 +79,233 @@ public final class Report {
   private Report() {
   }
 
-  public static void main(String[] args) {
-    JsonMapper mapper = JsonMapper.builder().build();
+  public static void main(String[] args) throws IOException {
+    BUFFER.reset();
+    Path docs = null;
+    Path charts = null;
+    Path load = null;
+    String commit = null;
+    List<Path> memory = new ArrayList<>();
     List<Row> rows = new ArrayList<>();
-    for (String file : args) {
-      for (JsonNode result : mapper.readTree(new File(file))) {
-        Map<String, String> params = new LinkedHashMap<>();
-        JsonNode ps = result.get("params");
-        if (ps != null) {
-          ps.properties().forEach(e -> params.put(e.getKey(), e.getValue().asString()));
-        }
-        JsonNode primary = result.get("primaryMetric");
-        double alloc = Double.NaN;
-        JsonNode secondary = result.get("secondaryMetrics");
-        if (secondary != null) {
-          for (var e : secondary.properties()) {
-            if (e.getKey().endsWith("gc.alloc.rate.norm")) {
-              alloc = e.getValue().get("score").asDouble();
-            }
+    JsonMapper mapper = JsonMapper.builder().build();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--docs" -> docs = Path.of(args[++i]);
+        case "--charts" -> charts = Path.of(args[++i]);
+        case "--load" -> load = Path.of(args[++i]);
+        case "--commit" -> commit = args[++i];
+        default -> {
+          Path file = Path.of(args[i]);
+          if (file.getFileName().toString().endsWith(".txt")) {
+            memory.add(file);
+          }
+          else {
+            rows.addAll(read(mapper, file));
           }
         }
-        List<Double> iterations = new ArrayList<>();
-        JsonNode raw = primary.get("rawData");
-        if (raw != null) {
-          raw.forEach(fork -> fork.forEach(value -> iterations.add(value.asDouble())));
-        }
-        String name = result.get("benchmark").asString();
-        rows.add(new Row(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1), params,
-            primary.get("score").asDouble(), primary.get("scoreError").asDouble(Double.NaN),
-            primary.get("scoreUnit").asString(), alloc, List.copyOf(iterations)));
       }
     }
+    header(rows, load, commit);
+    planCallAndTheRest(rows, charts);
+    memory(memory);
+    String tables = BUFFER.toString(StandardCharsets.UTF_8);
+    if (docs == null) {
+      System.out.print(tables);
+      return;
+    }
+    String text = Files.readString(docs);
+    int begin = text.indexOf(BEGIN);
+    int end = text.indexOf(END);
+    if (begin < 0 || end < begin) {
+      throw new IllegalArgumentException(docs + " has no " + BEGIN + " … " + END + " section to replace");
+    }
+    Files.writeString(docs, text.substring(0, begin + BEGIN.length()) + "\n\n" + tables + text.substring(end));
+  }
+
+  private static List<Row> read(JsonMapper mapper, Path file) {
+    List<Row> rows = new ArrayList<>();
+    for (JsonNode result : mapper.readTree(file.toFile())) {
+      Map<String, String> params = new LinkedHashMap<>();
+      JsonNode ps = result.get("params");
+      if (ps != null) {
+        ps.properties().forEach(e -> params.put(e.getKey(), e.getValue().asString()));
+      }
+      JsonNode primary = result.get("primaryMetric");
+      double alloc = Double.NaN;
+      JsonNode secondary = result.get("secondaryMetrics");
+      if (secondary != null) {
+        for (var e : secondary.properties()) {
+          if (e.getKey().endsWith("gc.alloc.rate.norm")) {
+            alloc = e.getValue().get("score").asDouble();
+          }
+        }
+      }
+      List<Double> iterations = new ArrayList<>();
+      JsonNode raw = primary.get("rawData");
+      if (raw != null) {
+        raw.forEach(fork -> fork.forEach(value -> iterations.add(value.asDouble())));
+      }
+      String name = result.get("benchmark").asString();
+      rows.add(new Row(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1), params,
+          primary.get("score").asDouble(), primary.get("scoreError").asDouble(Double.NaN),
+          primary.get("scoreUnit").asString(), alloc, List.copyOf(iterations),
+          result.path("vmName").asString("") + " " + result.path("jdkVersion").asString("")));
+    }
+    return rows;
+  }
+
+  /** When, where, at which commit, and how loaded the machine was while the suite ran. */
+  private static void header(List<Row> rows, @Nullable Path load, @Nullable String commit) throws IOException {
+    if (load == null && commit == null) {
+      return;
+    }
+    OUT.printf(Locale.ROOT, "Run of %s%s on %d vCPUs, %s, JMH 1.37", LocalDate.now(),
+        commit != null ? " at `" + commit + "`" : "", Runtime.getRuntime().availableProcessors(),
+        rows.isEmpty() ? Runtime.version() : rows.get(0).jdk().trim());
+    if (load != null) {
+      List<Double> samples = Files.readAllLines(load).stream().filter(line -> !line.isBlank())
+          .map(line -> Double.parseDouble(line.trim().split("\\s+")[1])).sorted().toList();
+      if (!samples.isEmpty()) {
+        OUT.printf(Locale.ROOT, "; one-minute load average %s to %s, median %s (%d samples, every 10 s)",
+            fmt(samples.get(0)), fmt(samples.get(samples.size() - 1)), fmt(samples.get(samples.size() / 2)),
+            samples.size());
+      }
+    }
+    OUT.println(". Figures are medians of the measurement iterations with their range; ratios are of medians.");
+    OUT.println();
+  }
+
+  private static void planCallAndTheRest(List<Row> rows, @Nullable Path charts) throws IOException {
     double planCall = rows.stream().filter(r -> r.benchmark().startsWith("PlanCall.")).mapToDouble(Row::score)
         .findFirst().orElse(0);
     if (rows.stream().anyMatch(r -> r.benchmark().startsWith("PlanCall."))) {
-      System.out.printf(Locale.ROOT, "Plan call (no plan-task, same server): %s ms; added to every ideal.%n%n",
+      OUT.printf(Locale.ROOT, "Plan call (no plan-task, same server): %s ms; added to every ideal.%n%n",
           fmt(planCall));
     }
-    flat(rows, planCall);
+    perFetch(rows, charts);
+    flat(rows, planCall, charts);
     uneven(rows, planCall);
-    againstIceberg(rows);
+    againstIceberg(rows, charts);
     parse(rows);
     planAndRead(rows);
     convert(rows);
   }
 
-  private static void flat(List<Row> rows, double planCall) {
-    List<Row> flat = rows.stream().filter(r -> r.benchmark().startsWith("FlatFanOut.")).toList();
-    if (flat.isEmpty()) {
+  /** {@code PerFetchOverhead}: µs per request above the latency, each client next to the floor of the same run. */
+  private static void perFetch(List<Row> rows, @Nullable Path charts) throws IOException {
+    List<Row> runs = rows.stream().filter(r -> r.benchmark().startsWith("PerFetchOverhead.")).toList();
+    if (runs.isEmpty()) {
       return;
     }
-    System.out.println("| handles | limit | measured ms/plan | ideal ms | ratio | allocated KiB/plan | target <= 1.10 |");
-    System.out.println("|---:|---:|---:|---:|---:|---:|:---:|");
-    for (Row r : flat) {
-      int n = Integer.parseInt(r.param("handles"));
-      int c = Integer.parseInt(r.param("limit"));
-      long latency = Long.parseLong(r.param("latencyMillis")) * 1_000_000L;
-      double ideal = planCall + IdealSchedule.flat(n, c, latency) / MS;
-      double ratio = r.score() / ideal;
-      System.out.printf(Locale.ROOT, "| %d | %d | %s | %s | %.2f | %s | %s |%n", n, c, r.measured(), fmt(ideal), ratio,
-          fmt(r.allocNorm() / 1024), ratio <= 1.10 ? "met" : "missed");
+    List<String> clients = runs.stream().map(r -> r.param("client")).distinct().toList();
+    List<String> latencies = runs.stream().map(r -> r.param("latencyMillis")).distinct().toList();
+    OUT.println("Per-fetch overhead (`PerFetchOverhead`): µs per request above the latency, "
+        + "(time - handles x latency) / (handles + 1), and the difference to the floor client of the same run.");
+    OUT.println();
+    OUT.print("| client |");
+    latencies.forEach(latency -> OUT.print(" " + latency + " ms: µs above latency | above the floor |"));
+    OUT.println();
+    OUT.print("|---|");
+    latencies.forEach(latency -> OUT.print("---:|---:|"));
+    OUT.println();
+    Map<String, List<Double>> chart = new LinkedHashMap<>();
+    for (String latency : latencies) {
+      chart.put(latency + " ms", new ArrayList<>());
     }
-    System.out.println();
+    List<String> labels = new ArrayList<>();
+    for (String client : clients) {
+      String label = switch (client) {
+        case "socket" -> "raw socket (the floor)";
+        case "netty" -> "Reactor Netty HttpClient";
+        case "webclient" -> "WebClient";
+        case "catalogclient" -> "the planner's CatalogClient";
+        case "planner" -> "the planner, limit 1";
+        default -> client;
+      };
+      labels.add(label);
+      OUT.print("| " + label + " |");
+      for (String latency : latencies) {
+        Row r = find(runs, client, latency);
+        Row floor = find(runs, "socket", latency);
+        double over = r == null ? Double.NaN : overhead(r);
+        OUT.print(" " + (r == null ? "n/a" : overheadSpread(r)) + " | "
+            + (floor == null || r == null ? "n/a" : fmt(over - overhead(floor))) + " |");
+        chart.get(latency + " ms").add(over);
+      }
+      OUT.println();
+    }
+    OUT.println();
+    if (charts != null) {
+      Charts.bars(charts.resolve("per-fetch-overhead.png"), "Overhead per request, next to the floor (raw socket)",
+          "µs per request above the latency", labels, chart);
+      OUT.println("![Overhead per request by client](images/per-fetch-overhead.png)");
+      OUT.println();
+    }
+  }
+
+  private static @Nullable Row find(List<Row> runs, String client, String latency) {
+    return runs.stream().filter(r -> r.param("client").equals(client) && r.param("latencyMillis").equals(latency))
+        .findFirst().orElse(null);
+  }
+
+  /** µs above the latency per request, from the median µs per operation. */
+  private static double overhead(Row r) {
+    return overhead(r, r.median());
+  }
+
+  private static double overhead(Row r, double microsPerOp) {
+    int handles = r.intParam("handles");
+    return (microsPerOp - handles * r.intParam("latencyMillis") * 1000.0) / (handles + 1);
+  }
+
+  private static String overheadSpread(Row r) {
+    double min = r.iterations().stream().mapToDouble(Double::doubleValue).min().orElse(r.score());
+    double max = r.iterations().stream().mapToDouble(Double::doubleValue).max().orElse(r.score());
+    return fmt(overhead(r)) + " (" + fmt(overhead(r, min)) + " to " + fmt(overhead(r, max)) + ")";
+  }
+
+  /** {@code FlatFanOut}: the planner and the floor client of the same run, each against the ideal. */
+  private static void flat(List<Row> rows, double planCall, @Nullable Path charts) throws IOException {
+    List<Row> plans = rows.stream().filter(r -> r.benchmark().equals("FlatFanOut.plan")).toList();
+    if (plans.isEmpty()) {
+      return;
+    }
+    OUT.println("Flat fan-out (`FlatFanOut`): the planner (`plan`) and the same requests from raw sockets, `limit` "
+        + "at a time (`floor`), in the same run. Ideal: plan call + ceil(handles / limit) x latency.");
+    OUT.println();
+    OUT.println("| handles | latency ms | limit | planner ms/plan | floor ms/plan | ideal ms | planner / ideal "
+        + "| floor / ideal | planner / floor | planner µs per fetch | KiB allocated per fetch |");
+    OUT.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    Map<String, List<double[]>> ratios = new LinkedHashMap<>();
+    for (Row r : plans) {
+      int n = r.intParam("handles");
+      int c = r.intParam("limit");
+      int latencyMillis = r.intParam("latencyMillis");
+      Row floor = rows.stream().filter(f -> f.benchmark().equals("FlatFanOut.floor") && f.params().equals(r.params()))
+          .findFirst().orElse(null);
+      double ideal = planCall + IdealSchedule.flat(n, c, latencyMillis * 1_000_000L) / MS;
+      boolean latency = latencyMillis > 0;
+      OUT.printf(Locale.ROOT, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n", n, latencyMillis, c,
+          r.spread(1), floor == null ? "n/a" : floor.spread(1), latency ? fmt(ideal) : "-",
+          latency ? fmt(r.median() / ideal) : "-", latency && floor != null ? fmt(floor.median() / ideal) : "-",
+          floor == null ? "n/a" : fmt(r.median() / floor.median()), fmt(r.median() * 1000 / n),
+          fmt(r.allocNorm() / 1024 / n));
+      if (latency) {
+        ratios.computeIfAbsent("planner, " + n + " handles", k -> new ArrayList<>()).add(new double[] { c,
+            r.median() / ideal });
+        if (floor != null) {
+          ratios.computeIfAbsent("floor, " + n + " handles", k -> new ArrayList<>()).add(new double[] { c,
+              floor.median() / ideal });
+        }
+      }
+    }
+    OUT.println();
+    if (charts != null && !ratios.isEmpty()) {
+      Charts.lines(charts.resolve("flat-ratio-to-ideal.png"), "Flat fan-out: ratio to the ideal",
+          "concurrency limit", "time / ideal", ratios);
+      OUT.println("![Ratio to the ideal against the concurrency limit](images/flat-ratio-to-ideal.png)");
+      OUT.println();
+    }
   }
 
   private static void uneven(List<Row> rows, double planCall) {
@@ -126,46 +313,58 @@ public final class Report {
     if (uneven.isEmpty()) {
       return;
     }
-    System.out.println("| shape | limit | measured ms/plan | work-conserving ideal ms | ratio | tier-barrier ideal ms | ratio | target <= 1.15 and below the barrier |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|:---:|");
+    OUT.println("| shape | limit | measured ms/plan | work-conserving ideal ms | ratio | tier-barrier ideal ms | ratio | target <= 1.15 and below the barrier |");
+    OUT.println("|---|---:|---:|---:|---:|---:|---:|:---:|");
     for (Row r : uneven) {
       PlanTree tree = UnevenTree.tree(r.param("shape"));
       int c = Integer.parseInt(r.param("limit"));
       double greedy = planCall + IdealSchedule.workConserving(tree, c) / MS;
       double barrier = planCall + IdealSchedule.tierBarrier(tree, c) / MS;
       double ratio = r.score() / greedy;
-      System.out.printf(Locale.ROOT, "| %s | %d | %s | %s | %.2f | %s | %.2f | %s |%n", r.param("shape"), c, r.measured(),
+      OUT.printf(Locale.ROOT, "| %s | %d | %s | %s | %.2f | %s | %.2f | %s |%n", r.param("shape"), c, r.measured(),
           fmt(greedy), ratio, fmt(barrier), r.score() / barrier, ratio <= 1.15 && r.score() < barrier ? "met" : "missed");
     }
-    System.out.println();
+    OUT.println();
   }
 
-  private static void againstIceberg(List<Row> rows) {
+  private static void againstIceberg(List<Row> rows, @Nullable Path charts) throws IOException {
     List<Row> against = rows.stream().filter(r -> r.benchmark().startsWith("AgainstIceberg.")).toList();
     if (against.isEmpty()) {
       return;
     }
-    System.out.println("| shape | workers | this planner ms/plan | Iceberg RESTTableScan ms/plan | Iceberg / ours | target |");
-    System.out.println("|---|---:|---:|---:|---:|:---:|");
-    Map<String, Row> ours = new LinkedHashMap<>();
-    Map<String, Row> iceberg = new LinkedHashMap<>();
+    OUT.println("Against Apache Iceberg Java (`AgainstIceberg`): `RESTCatalog` with `scan-planning-mode=server` "
+        + "and this planner, on the same catalog and fan-out, as many workers each.");
+    OUT.println();
+    OUT.println("| shape | workers | this planner ms/plan | Iceberg ms/plan | Iceberg / ours |");
+    OUT.println("|---|---:|---:|---:|---:|");
+    List<String> categories = new ArrayList<>();
+    Map<String, List<Double>> speedups = new LinkedHashMap<>();
     for (Row r : against) {
-      String key = r.param("shape") + "|" + r.param("workers");
-      (r.param("client").equals("ours") ? ours : iceberg).put(key, r);
-    }
-    for (var e : ours.entrySet()) {
-      Row theirs = iceberg.get(e.getKey());
+      if (!r.param("client").equals("ours")) {
+        continue;
+      }
+      Row theirs = against.stream().filter(t -> t.param("client").equals("iceberg")
+          && t.param("shape").equals(r.param("shape")) && t.param("workers").equals(r.param("workers")))
+          .findFirst().orElse(null);
       if (theirs == null) {
         continue;
       }
-      double ratio = theirs.score() / e.getValue().score();
-      boolean flatShape = e.getKey().startsWith("flat");
-      String met = flatShape ? (ratio >= 1.0 ? "met (no slower)" : "missed (slower)")
-          : (ratio > 1.0 ? "met (faster)" : "missed (not faster)");
-      System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s |%n", e.getValue().param("shape"),
-          e.getValue().param("workers"), e.getValue().measured(), theirs.measured(), ratio, met);
+      double ratio = theirs.median() / r.median();
+      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %.2f |%n", r.param("shape"), r.param("workers"), r.spread(1),
+          theirs.spread(1), ratio);
+      String category = r.param("shape") + " / " + r.param("workers");
+      if (!categories.contains(category)) {
+        categories.add(category);
+      }
+      speedups.computeIfAbsent("Iceberg / ours", k -> new ArrayList<>()).add(ratio);
     }
-    System.out.println();
+    OUT.println();
+    if (charts != null && !categories.isEmpty()) {
+      Charts.bars(charts.resolve("against-iceberg.png"), "Iceberg Java's time / this planner's (above 1: faster)",
+          "Iceberg / ours", categories, speedups);
+      OUT.println("![This planner against Iceberg Java for each shape](images/against-iceberg.png)");
+      OUT.println();
+    }
   }
 
   private static void parse(List<Row> rows) {
@@ -173,16 +372,16 @@ public final class Report {
     if (parse.isEmpty()) {
       return;
     }
-    System.out.println("| tasks per response | parser | ms/response | tasks/s | bytes allocated/task |");
-    System.out.println("|---:|---|---:|---:|---:|");
+    OUT.println("| tasks per response | parser | ms/response | tasks/s | bytes allocated/task |");
+    OUT.println("|---:|---|---:|---:|---:|");
     for (Row r : parse) {
       int tasks = Integer.parseInt(r.param("tasks"));
       String parser = r.benchmark().endsWith(".ours") ? "this planner (parse + validate + resolve deletes)"
           : "Iceberg FetchScanTasksResponseParser (+ validate)";
-      System.out.printf(Locale.ROOT, "| %d | %s | %s | %,.0f | %s |%n", tasks, parser, r.measured(),
+      OUT.printf(Locale.ROOT, "| %d | %s | %s | %,.0f | %s |%n", tasks, parser, r.measured(),
           tasks / (r.score() / 1000.0), fmt(r.allocNorm() / tasks));
     }
-    System.out.println();
+    OUT.println();
   }
 
   private static void planAndRead(List<Row> rows) {
@@ -190,8 +389,8 @@ public final class Report {
     if (runs.isEmpty()) {
       return;
     }
-    System.out.println("| what | latency ms | workers | this planner ms | Iceberg ms | Iceberg / ours (medians) |");
-    System.out.println("|---|---:|---:|---:|---:|---:|");
+    OUT.println("| what | latency ms | workers | this planner ms | Iceberg ms | Iceberg / ours (medians) |");
+    OUT.println("|---|---:|---:|---:|---:|---:|");
     for (String[] pair : new String[][] { { "ours", "iceberg", "plan + read" },
         { "oursPlanOnly", "icebergPlanOnly", "plan only" } }) {
       for (Row r : runs) {
@@ -203,11 +402,11 @@ public final class Report {
         if (theirs == null) {
           continue;
         }
-        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f |%n", pair[2], r.param("latencyMillis"),
+        OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f |%n", pair[2], r.param("latencyMillis"),
             r.param("workers"), r.spread(1), theirs.spread(1), theirs.median() / r.median());
       }
     }
-    System.out.println();
+    OUT.println();
   }
 
   private static void convert(List<Row> rows) {
@@ -220,30 +419,45 @@ public final class Report {
       byTasks.computeIfAbsent(r.param("tasks"), tasks -> new LinkedHashMap<>())
           .put(r.benchmark().substring("ConvertTasks.".length()), r);
     }
-    System.out.println("| tasks per response | step | µs per task | bytes allocated/task |");
-    System.out.println("|---:|---|---:|---:|");
+    OUT.println("| tasks per response | step | µs per task | bytes allocated/task |");
+    OUT.println("|---:|---|---:|---:|");
     byTasks.forEach((tasks, steps) -> {
       int n = Integer.parseInt(tasks);
       for (String step : List.of("parse", "convert", "parseAndConvert", "iceberg")) {
         Row r = steps.get(step);
         if (r != null) {
-          System.out.printf(Locale.ROOT, "| %d | %s | %s | %s |%n", n, step, r.spread(n), fmt(r.allocNorm() / n));
+          OUT.printf(Locale.ROOT, "| %d | %s | %s | %s |%n", n, step, r.spread(n), fmt(r.allocNorm() / n));
         }
       }
     });
-    System.out.println();
-    System.out.println("| tasks per response | Iceberg / ours (parse + convert) | Iceberg / our parse alone |");
-    System.out.println("|---:|---:|---:|");
+    OUT.println();
+    OUT.println("| tasks per response | Iceberg / ours (parse + convert) | Iceberg / our parse alone |");
+    OUT.println("|---:|---:|---:|");
     byTasks.forEach((tasks, steps) -> {
       Row ours = steps.get("parseAndConvert");
       Row parse = steps.get("parse");
       Row iceberg = steps.get("iceberg");
       if (ours != null && parse != null && iceberg != null) {
-        System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f |%n", tasks, iceberg.median() / ours.median(),
+        OUT.printf(Locale.ROOT, "| %s | %.2f | %.2f |%n", tasks, iceberg.median() / ours.median(),
             iceberg.median() / parse.median());
       }
     });
-    System.out.println();
+    OUT.println();
+  }
+
+  /** {@code MemoryFootprint}'s result lines, as they are. */
+  private static void memory(List<Path> files) throws IOException {
+    if (files.isEmpty()) {
+      return;
+    }
+    OUT.println("Memory (`MemoryFootprint`, one JVM each at `-Xmx96m`):");
+    OUT.println();
+    OUT.println("```");
+    for (Path file : files) {
+      Files.readAllLines(file).stream().filter(line -> line.startsWith("mode=")).forEach(OUT::println);
+    }
+    OUT.println("```");
+    OUT.println();
   }
 
   static String fmt(double value) {

@@ -1,0 +1,78 @@
+package io.icebergscan.planning.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReportTest {
+
+  /** One JMH result as {@code -rf json} writes it: µs or ms per operation, iterations in {@code rawData}. */
+  private static String result(String benchmark, String params, double... iterations) {
+    StringBuilder raw = new StringBuilder();
+    double sum = 0;
+    for (double value : iterations) {
+      raw.append(raw.length() == 0 ? "" : ",").append(value);
+      sum += value;
+    }
+    return "{\"benchmark\":\"io.icebergscan.planning.benchmarks." + benchmark + "\",\"jdkVersion\":\"17.0.15\","
+        + "\"vmName\":\"OpenJDK 64-Bit Server VM\",\"params\":{" + params + "},\"primaryMetric\":{\"score\":"
+        + sum / iterations.length + ",\"scoreError\":1.0,\"scoreUnit\":\"ms/op\",\"rawData\":[[" + raw + "]]},"
+        + "\"secondaryMetrics\":{\"gc.alloc.rate.norm\":{\"score\":65536.0}}}";
+  }
+
+  @Test
+  void rewritesTheSuiteSectionOfTheDocsWithRatiosToTheIdealAndTheFloorAndDrawsTheCharts(@TempDir Path dir)
+      throws Exception {
+    Path json = dir.resolve("flat.json");
+    String flat = "\"handles\":\"64\",\"limit\":\"8\",\"latencyMillis\":\"10\"";
+    String perFetch = "\"handles\":\"16\",\"latencyMillis\":\"10\",\"primeOps\":\"3000\"";
+    Files.writeString(json, "[" + String.join(",",
+        result("FlatFanOut.plan", flat, 90, 88, 92),
+        result("FlatFanOut.floor", flat, 81, 82, 83),
+        result("PerFetchOverhead.fetch", "\"client\":\"socket\"," + perFetch, 165_100, 165_100, 165_100),
+        result("PerFetchOverhead.fetch", "\"client\":\"planner\"," + perFetch, 177_000, 177_000, 177_000),
+        result("AgainstIceberg.plan", "\"shape\":\"flat-64\",\"workers\":\"8\",\"client\":\"ours\"", 100, 100, 100),
+        result("AgainstIceberg.plan", "\"shape\":\"flat-64\",\"workers\":\"8\",\"client\":\"iceberg\"", 120, 120, 120))
+        + "]");
+    Path memory = dir.resolve("memory-stream.txt");
+    Files.writeString(memory, "noise\nmode=stream handles=2000 peakHeapUsedMiB=70.1 outcome=completed\n");
+    Path load = dir.resolve("load.txt");
+    Files.writeString(load, "1 0.50\n2 1.50\n3 1.00\n");
+    Path docs = dir.resolve("benchmarks.md");
+    Files.writeString(docs, "# Benchmarks\n\nprose before\n\n" + Report.BEGIN + "\nstale figures\n" + Report.END
+        + "\n\nprose after\n");
+
+    Report.main(new String[] { "--docs", docs.toString(), "--charts", dir.resolve("images").toString(), "--load",
+        load.toString(), "--commit", "abc1234", json.toString(), memory.toString() });
+
+    String text = Files.readString(docs);
+    assertThat(text).startsWith("# Benchmarks\n\nprose before\n\n" + Report.BEGIN).endsWith(Report.END
+        + "\n\nprose after\n").doesNotContain("stale figures")
+        .contains("at `abc1234`", "load average 0.50 to 1.50, median 1.00 (3 samples")
+        // ideal: ceil(64 / 8) x 10 ms = 80 ms; medians 90 and 82
+        .contains("| 64 | 10 | 8 | 90.0 (88.0 to 92.0) | 82.0 (81.0 to 83.0) | 80.0 | 1.13 | 1.03 | 1.10 |")
+        // (177,000 - 16 x 10,000) / 17 = 1,000 µs; the floor (165,100 - 160,000) / 17 = 300 µs
+        .contains("| the planner, limit 1 | 1000 (1000 to 1000) | 700 |")
+        .contains("| flat-64 | 8 | 100 (100 to 100) | 120 (120 to 120) | 1.20 |")
+        .contains("mode=stream handles=2000 peakHeapUsedMiB=70.1 outcome=completed").doesNotContain("noise")
+        .contains("![Ratio to the ideal against the concurrency limit](images/flat-ratio-to-ideal.png)");
+    for (String chart : new String[] { "flat-ratio-to-ideal.png", "per-fetch-overhead.png", "against-iceberg.png" }) {
+      byte[] png = Files.readAllBytes(dir.resolve("images").resolve(chart));
+      assertThat(png).as(chart).hasSizeGreaterThan(1000).startsWith(0x89, 'P', 'N', 'G');
+    }
+  }
+
+  @Test
+  void refusesDocsWithoutTheSuiteSection(@TempDir Path dir) throws Exception {
+    Path docs = dir.resolve("benchmarks.md");
+    Files.writeString(docs, "# Benchmarks\n");
+    assertThatThrownBy(() -> Report.main(new String[] { "--docs", docs.toString() }))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("suite:begin");
+    assertThat(Files.readString(docs)).isEqualTo("# Benchmarks\n");
+  }
+}

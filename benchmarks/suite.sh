@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The benchmark suite: builds the benchmarks jar, runs every benchmark of docs/benchmarks.md (the floor, per-fetch
+# overhead, flat fan-out, uneven trees, against Apache Iceberg Java, parsing, memory), then rewrites the figures
+# between the suite markers of docs/benchmarks.md and the charts in docs/images. About 45 minutes on 2 vCPUs; run it
+# on a quiet machine (the load average during the run is sampled and reported).
+#
+#   benchmarks/suite.sh                 # everything
+#   SUITE="flat perfetch" benchmarks/suite.sh   # some parts; the report is made of what the results directory holds
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${SUITE_OUT:-benchmarks/target/suite}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory"}
+mkdir -p "$out"
+
+mvn -B -q -pl benchmarks -am -DskipTests package
+jar=benchmarks/target/benchmarks.jar
+
+# the one-minute load average every 10 s, for the report's header
+(while true; do echo "$(date +%s) $(cut -d' ' -f1 /proc/loadavg)" >> "$out/load.txt"; sleep 10; done) &
+sampler=$!
+trap 'kill $sampler 2>/dev/null || true' EXIT
+: > "$out/load.txt"
+
+jmh() {
+  local name=$1
+  shift
+  echo "=== $name: $*"
+  java -jar "$jar" "$@" -rf json -rff "$out/$name.json" > "$out/$name.log" 2>&1 || { tail -40 "$out/$name.log"; exit 1; }
+  grep -E '^Benchmark|^[A-Za-z]+\.[a-zA-Z]+ ' "$out/$name.log" || true
+}
+
+for part in $parts; do
+  case $part in
+    plancall) jmh plancall PlanCall ;;
+    perfetch) jmh perfetch PerFetchOverhead -p client=socket,netty,webclient,planner -p primeOps=3000 \
+                -wi 3 -w 2s -i 5 -r 2s ;;
+    flat64) jmh flat64 FlatFanOut -p handles=64 -p limit=1,2,4,8,16,32,64 -prof gc ;;
+    flat256) jmh flat256 FlatFanOut -p handles=256 -p limit=1,8,32,128 -prof gc ;;
+    # CPU per fetch: no latency, many fetches in flight
+    flat0) jmh flat0 FlatFanOut -p handles=256 -p limit=64 -p latencyMillis=0 -wi 5 -w 3s -i 5 -r 2s -prof gc ;;
+    uneven) jmh uneven UnevenTree -prof gc ;;
+    # one fork per combination (Iceberg reads its worker count once per JVM): never -f 0
+    iceberg) jmh iceberg AgainstIceberg ;;
+    parse) jmh parse ParseTasks -wi 5 -i 5 -w 2s -r 2s -prof gc ;;
+    memory)
+      for mode in stream collect; do
+        echo "=== memory: $mode"
+        java -Xmx96m -cp "$jar" io.icebergscan.planning.benchmarks.MemoryFootprint "$mode" \
+          > "$out/memory-$mode.txt" 2>&1 || true
+        grep '^mode=' "$out/memory-$mode.txt" || true
+      done ;;
+    *) echo "unknown part $part" >&2; exit 1 ;;
+  esac
+done
+
+java -cp "$jar" io.icebergscan.planning.benchmarks.Report --docs docs/benchmarks.md --charts docs/images \
+  --load "$out/load.txt" --commit "$(git rev-parse --short HEAD)" "$out"/*.json "$out"/memory-*.txt
+echo "docs/benchmarks.md and docs/images/*.png rewritten from $out"
