@@ -16,11 +16,14 @@ mkdir -p "$out"
 mvn -B -q -pl benchmarks -am -DskipTests package
 jar=benchmarks/target/benchmarks.jar
 
-# the one-minute load average every 10 s, for the report's header
+# the one-minute load average every 10 s, for the report's header: a whole run starts the record afresh, a partial
+# one adds to it
+if [ -z "${SUITE:-}" ]; then
+  : > "$out/load.txt"
+fi
 (while true; do echo "$(date +%s) $(cut -d' ' -f1 /proc/loadavg)" >> "$out/load.txt"; sleep 10; done) &
 sampler=$!
 trap 'kill $sampler 2>/dev/null || true' EXIT
-: > "$out/load.txt"
 
 jmh() {
   local name=$1

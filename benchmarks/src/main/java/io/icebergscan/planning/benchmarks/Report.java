@@ -352,11 +352,11 @@ public final class Report {
       double ratio = theirs.median() / r.median();
       OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %.2f |%n", r.param("shape"), r.param("workers"), r.spread(1),
           theirs.spread(1), ratio);
-      String category = r.param("shape") + " / " + r.param("workers");
+      String category = r.param("workers") + " workers";
       if (!categories.contains(category)) {
         categories.add(category);
       }
-      speedups.computeIfAbsent("Iceberg / ours", k -> new ArrayList<>()).add(ratio);
+      speedups.computeIfAbsent(r.param("shape"), k -> new ArrayList<>()).add(ratio);
     }
     OUT.println();
     if (charts != null && !categories.isEmpty()) {
