@@ -1,6 +1,8 @@
 package io.icebergscan.planning.benchmarks;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlan;
@@ -20,15 +22,22 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import reactor.core.publisher.Flux;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 /**
  * Benchmark 1: one flat level of {@code handles} plan-tasks, {@code latencyMillis} per {@code /tasks}
- * request, planned with {@code limit} fetches in flight. Ideal: {@code plan call + ceil(N / c) * L}
- * ({@link IdealSchedule#flat}); {@link Report} prints the ratio.
+ * request, sent {@code limit} at a time by three clients, each timed in the same run: {@link #plan} (this planner),
+ * {@link #netty} (Reactor Netty's {@code HttpClient} alone, the transport the planner's WebClient runs on, the
+ * answers not parsed) and {@link #floor} (raw sockets). Ideal: {@code plan call + ceil(N / c) * L}
+ * ({@link IdealSchedule#flat}); {@link Report} prints the ratios to it and to the floor.
  *
- * <p>Warm-up is 30 s: in a fresh fork the HTTP stack (Reactor Netty, WebClient) and the planner reach
- * steady state only after about 2,000 requests. With the former 2 x 2 s (a few plans at limit 1) the
- * planner still ran 1.3 ms per fetch slower than it does warm, and every iteration was faster than the last.
+ * <p>Each trial first sends {@code primeFetches} fetches at 0 ms with the client it times: in a fresh fork the HTTP
+ * stack (Reactor Netty, WebClient) and the planner reach steady state only after a few thousand requests, which
+ * at 10 ms a warm-up of seconds does not make (at limit 1 every iteration was faster than the last). The warm-up
+ * of 30 s follows.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,6 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FlatFanOut {
 
   static final TableIdentifier TABLE = TableIdentifier.of("bench", "flat");
+  private static final byte[] PLAN_BODY = "{}".getBytes(StandardCharsets.UTF_8);
 
   @Param({ "64", "256" })
   public int handles;
@@ -49,15 +59,51 @@ public class FlatFanOut {
   @Param({ "10" })
   public int latencyMillis;
 
+  /** Fetches sent at 0 ms before the trial, by the client it times (0: none). */
+  @Param({ "3000" })
+  public int primeFetches;
+
   private LatencyCatalog catalog;
   private ScanPlanner planner;
   private RawSocketClient.FlatFloor floor;
+  private ConnectionProvider connections;
+  private HttpClient netty;
 
   @Setup(Level.Trial)
-  public void start() throws IOException {
-    this.catalog = new LatencyCatalog(PlanTree.flat(this.handles, this.latencyMillis * 1_000_000L));
-    this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.limit).build();
-    this.floor = new RawSocketClient.FlatFloor(this.catalog.uri(), this.handles, this.limit);
+  public void start(BenchmarkParams params) throws Exception {
+    String client = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+    if (this.primeFetches > 0) {
+      open(client, PlanTree.flat(this.handles, 0));
+      for (int fetched = 0; fetched < this.primeFetches; fetched += this.handles) {
+        run(client);
+      }
+      stop();
+    }
+    open(client, PlanTree.flat(this.handles, this.latencyMillis * 1_000_000L));
+  }
+
+  private void open(String client, PlanTree tree) throws IOException {
+    this.catalog = new LatencyCatalog(tree);
+    switch (client) {
+      case "plan" -> this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.limit).build();
+      case "floor" -> this.floor = new RawSocketClient.FlatFloor(this.catalog.uri(), this.handles, this.limit);
+      case "netty" -> {
+        // as the planner sizes its own pool
+        this.connections = ConnectionProvider.builder("flat-netty").maxConnections(Math.max(16, 2 * this.limit))
+            .pendingAcquireMaxCount(-1).build();
+        this.netty = HttpClient.create(this.connections).responseTimeout(Duration.ofSeconds(60));
+      }
+      default -> throw new IllegalArgumentException(client);
+    }
+  }
+
+  private Object run(String client) throws Exception {
+    return switch (client) {
+      case "plan" -> plan();
+      case "floor" -> floor();
+      case "netty" -> netty();
+      default -> throw new IllegalArgumentException(client);
+    };
   }
 
   @Benchmark
@@ -76,10 +122,31 @@ public class FlatFanOut {
     return this.floor.plan();
   }
 
+  /** The same requests from Reactor Netty's {@code HttpClient}, {@code limit} at a time, answers not parsed. */
+  @Benchmark
+  public int netty() {
+    String base = this.catalog.uri() + RawSocketClient.TABLE_PATH;
+    int plan = NettyRequests.post(this.netty, base + "/plan", PLAN_BODY).block().length;
+    return plan + Flux.range(0, this.handles)
+        .flatMap(handle -> NettyRequests.post(this.netty, base + "/tasks",
+            ("{\"plan-task\":\"h" + handle + "\"}").getBytes(StandardCharsets.UTF_8)), this.limit)
+        .map(answer -> answer.length).reduce(0, Integer::sum).block();
+  }
+
   @TearDown(Level.Trial)
   public void stop() {
-    this.floor.close();
-    this.planner.close();
+    if (this.floor != null) {
+      this.floor.close();
+      this.floor = null;
+    }
+    if (this.planner != null) {
+      this.planner.close();
+      this.planner = null;
+    }
+    if (this.connections != null) {
+      this.connections.dispose();
+      this.connections = null;
+    }
     this.catalog.close();
   }
 }

@@ -15,7 +15,6 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.RetryPolicy;
-import io.netty.buffer.Unpooled;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -172,14 +171,7 @@ public class PerFetchOverhead {
   }
 
   private int nettyPost(String uri, byte[] body) {
-    byte[] answer = this.httpClient
-        .headers(headers -> headers.set("Accept", "application/json").set("Content-Type", "application/json")
-            .set("Idempotency-Key", UUID.randomUUID().toString()))
-        .post().uri(uri)
-        .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-        .responseSingle((response, content) -> content.asByteArray())
-        .block();
-    return answer.length;
+    return NettyRequests.post(this.httpClient, uri, body).block().length;
   }
 
   private int webclient() {

@@ -264,38 +264,46 @@ public final class Report {
     return fmt(overhead(r)) + " (" + fmt(overhead(r, min)) + " to " + fmt(overhead(r, max)) + ")";
   }
 
-  /** {@code FlatFanOut}: the planner and the floor client of the same run, each against the ideal. */
+  /** {@code FlatFanOut}: the planner, Reactor Netty alone and the floor client of the same run, against the ideal. */
   private static void flat(List<Row> rows, double planCall, @Nullable Path charts) throws IOException {
     List<Row> plans = rows.stream().filter(r -> r.benchmark().equals("FlatFanOut.plan")).toList();
     if (plans.isEmpty()) {
       return;
     }
-    OUT.println("Flat fan-out (`FlatFanOut`): the planner (`plan`) and the same requests from raw sockets, `limit` "
-        + "at a time (`floor`), in the same run. Ideal: plan call + ceil(handles / limit) x latency.");
+    OUT.println("Flat fan-out (`FlatFanOut`): the planner (`plan`), Reactor Netty's `HttpClient` alone (`netty`, "
+        + "answers not parsed) and raw sockets (`floor`), `limit` requests at a time, in the same run. "
+        + "Ideal: plan call + ceil(handles / limit) x latency.");
     OUT.println();
-    OUT.println("| handles | latency ms | limit | planner ms/plan | floor ms/plan | ideal ms | planner / ideal "
-        + "| floor / ideal | planner / floor | planner µs per fetch | KiB allocated per fetch |");
-    OUT.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    OUT.println("| handles | latency ms | limit | ideal ms | planner ms/plan | Netty ms/plan | floor ms/plan "
+        + "| planner / ideal | Netty / ideal | floor / ideal | planner / floor | Netty / floor "
+        + "| planner µs per fetch | planner KiB allocated per fetch |");
+    OUT.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     Map<String, List<double[]>> ratios = new LinkedHashMap<>();
     for (Row r : plans) {
       int n = r.intParam("handles");
       int c = r.intParam("limit");
       int latencyMillis = r.intParam("latencyMillis");
-      Row floor = rows.stream().filter(f -> f.benchmark().equals("FlatFanOut.floor") && f.params().equals(r.params()))
-          .findFirst().orElse(null);
+      Row netty = sameRun(rows, "FlatFanOut.netty", r);
+      Row floor = sameRun(rows, "FlatFanOut.floor", r);
       double ideal = planCall + IdealSchedule.flat(n, c, latencyMillis * 1_000_000L) / MS;
       boolean latency = latencyMillis > 0;
-      OUT.printf(Locale.ROOT, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n", n, latencyMillis, c,
-          r.spread(1), floor == null ? "n/a" : floor.spread(1), latency ? fmt(ideal) : "-",
-          latency ? fmt(r.median() / ideal) : "-", latency && floor != null ? fmt(floor.median() / ideal) : "-",
-          floor == null ? "n/a" : fmt(r.median() / floor.median()), fmt(r.median() * 1000 / n),
+      OUT.printf(Locale.ROOT, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", n,
+          latencyMillis, c, latency ? fmt(ideal) : "-", r.spread(1), netty == null ? "n/a" : netty.spread(1),
+          floor == null ? "n/a" : floor.spread(1), ratio(latency, r, ideal), ratio(latency, netty, ideal),
+          ratio(latency, floor, ideal), ratio(true, r, floor == null ? Double.NaN : floor.median()),
+          ratio(true, netty, floor == null ? Double.NaN : floor.median()), fmt(r.median() * 1000 / n),
           fmt(r.allocNorm() / 1024 / n));
       if (latency) {
-        ratios.computeIfAbsent("planner, " + n + " handles", k -> new ArrayList<>()).add(new double[] { c,
-            r.median() / ideal });
-        if (floor != null) {
-          ratios.computeIfAbsent("floor, " + n + " handles", k -> new ArrayList<>()).add(new double[] { c,
-              floor.median() / ideal });
+        for (Row series : new Row[] { r, netty, floor }) {
+          if (series != null) {
+            String client = switch (series.benchmark()) {
+              case "FlatFanOut.plan" -> "planner";
+              case "FlatFanOut.netty" -> "Reactor Netty";
+              default -> "floor";
+            };
+            ratios.computeIfAbsent(client + ", " + n + " handles", k -> new ArrayList<>())
+                .add(new double[] { c, series.median() / ideal });
+          }
         }
       }
     }
@@ -306,6 +314,16 @@ public final class Report {
       OUT.println("![Ratio to the ideal against the concurrency limit](images/flat-ratio-to-ideal.png)");
       OUT.println();
     }
+  }
+
+  /** The result of {@code benchmark} with the same parameters as {@code of}, if the files hold one. */
+  private static @Nullable Row sameRun(List<Row> rows, String benchmark, Row of) {
+    return rows.stream().filter(r -> r.benchmark().equals(benchmark) && r.params().equals(of.params())).findFirst()
+        .orElse(null);
+  }
+
+  private static String ratio(boolean meaningful, @Nullable Row r, double to) {
+    return meaningful && r != null && !Double.isNaN(to) ? fmt(r.median() / to) : "-";
   }
 
   private static void uneven(List<Row> rows, double planCall) {

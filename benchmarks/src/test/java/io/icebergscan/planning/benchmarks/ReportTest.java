@@ -34,6 +34,7 @@ class ReportTest {
     Files.writeString(json, "[" + String.join(",",
         result("FlatFanOut.plan", flat, 90, 88, 92),
         result("FlatFanOut.floor", flat, 81, 82, 83),
+        result("FlatFanOut.netty", flat, 86, 86, 86),
         result("PerFetchOverhead.fetch", "\"client\":\"socket\"," + perFetch, 165_100, 165_100, 165_100),
         result("PerFetchOverhead.fetch", "\"client\":\"planner\"," + perFetch, 177_000, 177_000, 177_000),
         result("AgainstIceberg.plan", "\"shape\":\"flat-64\",\"workers\":\"8\",\"client\":\"ours\"", 100, 100, 100),
@@ -55,7 +56,8 @@ class ReportTest {
         + "\n\nprose after\n").doesNotContain("stale figures")
         .contains("at `abc1234`", "load average 0.50 to 1.50, median 1.00 (3 samples")
         // ideal: ceil(64 / 8) x 10 ms = 80 ms; medians 90 and 82
-        .contains("| 64 | 10 | 8 | 90.0 (88.0 to 92.0) | 82.0 (81.0 to 83.0) | 80.0 | 1.13 | 1.03 | 1.10 |")
+        .contains("| 64 | 10 | 8 | 80.0 | 90.0 (88.0 to 92.0) | 86.0 (86.0 to 86.0) | 82.0 (81.0 to 83.0) | 1.13 | 1.08 "
+            + "| 1.03 | 1.10 | 1.05 | 1406 | 1.00 |")
         // (177,000 - 16 x 10,000) / 17 = 1,000 µs; the floor (165,100 - 160,000) / 17 = 300 µs
         .contains("| the planner, limit 1 | 1000 (1000 to 1000) | 700 |")
         .contains("| flat-64 | 8 | 100 (100 to 100) | 120 (120 to 120) | 1.20 |")
