@@ -1,7 +1,6 @@
 package io.icebergscan.planning.benchmarks;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -48,7 +47,6 @@ import reactor.netty.resources.ConnectionProvider;
 public class FlatFanOut {
 
   static final TableIdentifier TABLE = TableIdentifier.of("bench", "flat");
-  private static final byte[] PLAN_BODY = "{}".getBytes(StandardCharsets.UTF_8);
 
   @Param({ "64", "256" })
   public int handles;
@@ -126,10 +124,10 @@ public class FlatFanOut {
   @Benchmark
   public int netty() {
     String base = this.catalog.uri() + RawSocketClient.TABLE_PATH;
-    int plan = NettyRequests.post(this.netty, base + "/plan", PLAN_BODY).block().length;
+    int plan = NettyRequests.post(this.netty, base + "/plan", RawSocketClient.PLAN_BODY).block().length;
     return plan + Flux.range(0, this.handles)
-        .flatMap(handle -> NettyRequests.post(this.netty, base + "/tasks",
-            ("{\"plan-task\":\"h" + handle + "\"}").getBytes(StandardCharsets.UTF_8)), this.limit)
+        .flatMap(handle -> NettyRequests.post(this.netty, base + "/tasks", RawSocketClient.tasksBody("h" + handle)),
+            this.limit)
         .map(answer -> answer.length).reduce(0, Integer::sum).block();
   }
 

@@ -2,7 +2,6 @@ package io.icebergscan.planning.benchmarks;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -84,7 +83,6 @@ public class PerFetchOverhead {
 
   private LatencyCatalog catalog;
   private byte[][] bodies;
-  private static final byte[] PLAN_BODY = "{}".getBytes(StandardCharsets.UTF_8);
 
   private RawSocketClient socket;
 
@@ -113,7 +111,7 @@ public class PerFetchOverhead {
     this.catalog = server;
     this.bodies = new byte[this.handles][];
     for (int i = 0; i < this.handles; i++) {
-      this.bodies[i] = ("{\"plan-task\":\"h" + i + "\"}").getBytes(StandardCharsets.UTF_8);
+      this.bodies[i] = RawSocketClient.tasksBody("h" + i);
     }
     switch (this.client) {
       case "socket" -> this.socket = new RawSocketClient(this.catalog.uri());
@@ -163,7 +161,7 @@ public class PerFetchOverhead {
 
   private int netty() {
     String base = this.catalog.uri() + "/v1/namespaces/bench/tables/flat";
-    int total = nettyPost(base + "/plan", PLAN_BODY);
+    int total = nettyPost(base + "/plan", RawSocketClient.PLAN_BODY);
     for (byte[] body : this.bodies) {
       total += nettyPost(base + "/tasks", body);
     }
@@ -176,7 +174,7 @@ public class PerFetchOverhead {
 
   private int webclient() {
     String base = this.catalog.uri() + "/v1/namespaces/bench/tables/flat";
-    int total = webclientPost(base + "/plan", PLAN_BODY);
+    int total = webclientPost(base + "/plan", RawSocketClient.PLAN_BODY);
     for (byte[] body : this.bodies) {
       total += webclientPost(base + "/tasks", body);
     }
@@ -192,7 +190,7 @@ public class PerFetchOverhead {
   }
 
   private int catalogclient() {
-    int total = this.catalogClient.submit(this.discovered, this.paths, PLAN_BODY, null, () -> {
+    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY, null, () -> {
     }).block().value().tasks().planTasks().size();
     for (int i = 0; i < this.handles; i++) {
       total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], null, () -> {

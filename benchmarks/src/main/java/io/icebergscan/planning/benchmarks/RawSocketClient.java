@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RawSocketClient implements AutoCloseable {
 
   static final String TABLE_PATH = "/v1/namespaces/bench/tables/flat";
-  private static final byte[] PLAN_BODY = "{}".getBytes(StandardCharsets.UTF_8);
+  /** The body of {@code POST /plan} every client of the flat benchmarks sends. */
+  static final byte[] PLAN_BODY = "{}".getBytes(StandardCharsets.UTF_8);
 
   private final Socket socket;
   private final InputStream in;
@@ -46,7 +47,12 @@ final class RawSocketClient implements AutoCloseable {
 
   /** {@code POST /tasks} for {@code handle}: the bytes of the answer's body. */
   int fetch(String handle) throws IOException {
-    return post(TABLE_PATH + "/tasks", ("{\"plan-task\":\"" + handle + "\"}").getBytes(StandardCharsets.UTF_8));
+    return post(TABLE_PATH + "/tasks", tasksBody(handle));
+  }
+
+  /** The body of {@code POST /tasks} for {@code handle}. */
+  static byte[] tasksBody(String handle) {
+    return ("{\"plan-task\":\"" + handle + "\"}").getBytes(StandardCharsets.UTF_8);
   }
 
   private int post(String path, byte[] body) throws IOException {
