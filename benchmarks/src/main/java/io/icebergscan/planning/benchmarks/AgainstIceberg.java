@@ -3,18 +3,24 @@ package io.icebergscan.planning.benchmarks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
@@ -34,13 +40,14 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Benchmark 3: this planner against Apache Iceberg Java's {@code RESTTableScan} (through
- * {@code RESTCatalog} with {@code scan-planning-mode=server}) on the same {@link EmbeddedIcebergCatalog}
- * (Apache Iceberg's own REST server in the JVM), same fan-out shape, {@code latencyMillis} per
- * {@code /tasks} request (a sleeping Jetty thread; Jetty's pool of 200 is larger than any fan-out here),
- * and the same number of workers: {@code iceberg.worker.num-threads} for Iceberg, {@code maxConcurrency}
- * for this planner. Iceberg reads the property once per JVM, so each parameter combination needs its
- * own fork (the default; do not run with {@code -f 0}). Both clients get the warm-up {@link FlatFanOut}
- * explains.
+ * {@code RESTCatalog} with {@code scan-planning-mode=server}) on the same server, same fan-out shape,
+ * {@code latencyMillis} per {@code /tasks} request (a sleeping Jetty thread; Jetty's pool of 200 is larger than any
+ * fan-out here), and the same number of workers: {@code iceberg.worker.num-threads} for Iceberg, {@code
+ * maxConcurrency} for this planner. Two servers over the same table: {@link EmbeddedIcebergCatalog} (Apache Iceberg's
+ * own REST server in the JVM with the test module's adapter, which plans with Iceberg on every plan call and keeps
+ * each plan until it is cancelled) and {@link PlainFanOutCatalog} (Iceberg's adapter with a fixed fan-out and
+ * nothing else). Iceberg reads the worker property once per JVM, so each parameter combination needs its own fork
+ * (the default; do not run with {@code -f 0}). Both clients get the warm-up {@link FlatFanOut} explains.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -68,38 +75,80 @@ public class AgainstIceberg {
   @Param({ "10" })
   public int latencyMillis;
 
+  /**
+   * {@code embedded}: {@link EmbeddedIcebergCatalog}, the test module's catalog; {@code plain}: {@link
+   * PlainFanOutCatalog}, Iceberg's adapter and servlet with a fixed fan-out and nothing else, on the same table.
+   */
+  @Param({ "embedded", "plain" })
+  public String server;
+
   private EmbeddedIcebergCatalog catalog;
+  private PlainFanOutCatalog plainCatalog;
   private ScanPlanner planner;
   private RESTCatalog icebergClient;
   private Table icebergTable;
   private int expectedTasks;
 
-  static FanOut fanOut(String shape) {
+  /** How many child handles the node at a path (empty for the plan response) has in the shape. */
+  static ToIntFunction<List<Integer>> children(String shape) {
     return switch (shape) {
-      case "flat-64" -> FanOut.levels(64);
-      case "tree-1-8-64" -> FanOut.levels(1, 8, 8);
-      case "chain-16x4" -> FanOut.custom(path -> path.size() < 16 && path.stream().allMatch(i -> i == 0) ? 5 : 0);
+      case "flat-64" -> path -> path.isEmpty() ? 64 : 0;
+      case "tree-1-8-64" -> path -> path.isEmpty() ? 1 : path.size() < 3 ? 8 : 0;
+      case "chain-16x4" -> path -> path.size() < 16 && path.stream().allMatch(i -> i == 0) ? 5 : 0;
       default -> throw new IllegalArgumentException("unknown shape " + shape);
     };
   }
 
+  /**
+   * The shape's {@code /tasks} requests as a {@link PlanTree} for {@link IdealSchedule}, each taking {@code
+   * latencyMillis}: the plan response's handles are the roots.
+   */
+  static PlanTree tree(String shape, int latencyMillis) {
+    ToIntFunction<List<Integer>> children = children(shape);
+    List<List<Integer>> paths = new ArrayList<>();
+    List<Integer> parents = new ArrayList<>();
+    for (int child = 0; child < children.applyAsInt(List.of()); child++) {
+      paths.add(List.of(child));
+      parents.add(-1);
+    }
+    for (int node = 0; node < paths.size(); node++) {
+      for (int child = 0; child < children.applyAsInt(paths.get(node)); child++) {
+        List<Integer> path = new ArrayList<>(paths.get(node));
+        path.add(child);
+        paths.add(path);
+        parents.add(node);
+      }
+    }
+    long[] latencies = new long[parents.size()];
+    Arrays.fill(latencies, latencyMillis * 1_000_000L);
+    return PlanTree.of(parents.stream().mapToInt(Integer::intValue).toArray(), latencies);
+  }
+
   @Setup(Level.Trial)
-  public void start() {
+  public void start() throws Exception {
     // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
     System.setProperty("iceberg.worker.num-threads", Integer.toString(this.workers));
-    this.catalog = EmbeddedIcebergCatalog.create().fanOut(fanOut(this.shape))
-        .tasksLatency(Duration.ofMillis(this.latencyMillis)).start();
+    Duration latency = Duration.ofMillis(this.latencyMillis);
+    this.catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.custom(children(this.shape))).tasksLatency(latency)
+        .start();
     EmbeddedTable table = this.catalog.createTable(TABLE,
         new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
     // about two tasks per node of any shape (at most 81 nodes): every response carries tasks
     this.expectedTasks = 160;
     table.appendDataFiles(this.expectedTasks);
+    String uri = this.catalog.uri();
+    if (this.server.equals("plain")) {
+      this.plainCatalog = PlainFanOutCatalog.start(this.catalog.catalog(), TABLE, children(this.shape), latency);
+      uri = this.plainCatalog.uri();
+    }
     if (this.client.equals("ours")) {
-      this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.workers).build();
+      this.planner = ScanPlanner.builder().uri(uri).maxConcurrency(this.workers).build();
     }
     else {
       this.icebergClient = new RESTCatalog();
-      this.icebergClient.initialize("client", Map.of("uri", this.catalog.uri(), "scan-planning-mode", "server"));
+      // the FileIO the embedded catalog's config names, which Iceberg's plain adapter does not
+      this.icebergClient.initialize("client", Map.of("uri", uri, "scan-planning-mode", "server",
+          CatalogProperties.FILE_IO_IMPL, InMemoryFileIO.class.getName()));
       this.icebergTable = this.icebergClient.loadTable(TABLE);
     }
   }
@@ -129,12 +178,15 @@ public class AgainstIceberg {
   }
 
   @TearDown(Level.Trial)
-  public void stop() throws IOException {
+  public void stop() throws Exception {
     if (this.planner != null) {
       this.planner.close();
     }
     if (this.icebergClient != null) {
       this.icebergClient.close();
+    }
+    if (this.plainCatalog != null) {
+      this.plainCatalog.close();
     }
     this.catalog.close();
   }

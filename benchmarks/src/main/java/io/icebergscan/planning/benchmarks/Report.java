@@ -351,10 +351,14 @@ public final class Report {
       return;
     }
     OUT.println("Against Apache Iceberg Java (`AgainstIceberg`): `RESTCatalog` with `scan-planning-mode=server` "
-        + "and this planner, on the same catalog and fan-out, as many workers each.");
+        + "and this planner, on the same server and fan-out, as many workers each. Servers: `embedded`, the test "
+        + "module's `EmbeddedIcebergCatalog`; `plain`, `PlainFanOutCatalog` (Iceberg's adapter and servlet with a "
+        + "fixed fan-out and nothing else). The ideal is the `/tasks` requests alone at their latency on that many "
+        + "workers (`IdealSchedule`), without the plan call.");
     OUT.println();
-    OUT.println("| shape | workers | this planner ms/plan | Iceberg ms/plan | Iceberg / ours |");
-    OUT.println("|---|---:|---:|---:|---:|");
+    OUT.println("| shape | server | workers | ideal ms | this planner ms/plan | Iceberg ms/plan | ours / ideal "
+        + "| Iceberg / ideal | Iceberg / ours |");
+    OUT.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
     List<String> categories = new ArrayList<>();
     Map<String, List<Double>> speedups = new LinkedHashMap<>();
     for (Row r : against) {
@@ -362,19 +366,22 @@ public final class Report {
         continue;
       }
       Row theirs = against.stream().filter(t -> t.param("client").equals("iceberg")
-          && t.param("shape").equals(r.param("shape")) && t.param("workers").equals(r.param("workers")))
-          .findFirst().orElse(null);
+          && t.param("shape").equals(r.param("shape")) && t.param("workers").equals(r.param("workers"))
+          && server(t).equals(server(r))).findFirst().orElse(null);
       if (theirs == null) {
         continue;
       }
+      double ideal = IdealSchedule.workConserving(AgainstIceberg.tree(r.param("shape"), r.intParam("latencyMillis")),
+          r.intParam("workers")) / MS;
       double ratio = theirs.median() / r.median();
-      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %.2f |%n", r.param("shape"), r.param("workers"), r.spread(1),
-          theirs.spread(1), ratio);
+      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %.2f |%n", r.param("shape"), server(r),
+          r.param("workers"), fmt(ideal), r.spread(1), theirs.spread(1), fmt(r.median() / ideal),
+          fmt(theirs.median() / ideal), ratio);
       String category = r.param("workers") + " workers";
       if (!categories.contains(category)) {
         categories.add(category);
       }
-      speedups.computeIfAbsent(r.param("shape"), k -> new ArrayList<>()).add(ratio);
+      speedups.computeIfAbsent(r.param("shape") + ", " + server(r), k -> new ArrayList<>()).add(ratio);
     }
     OUT.println();
     if (charts != null && !categories.isEmpty()) {
@@ -383,6 +390,12 @@ public final class Report {
       OUT.println("![This planner against Iceberg Java for each shape](images/against-iceberg.png)");
       OUT.println();
     }
+  }
+
+  /** The server an {@code AgainstIceberg} result ran on; results from before the parameter ran on the embedded one. */
+  private static String server(Row r) {
+    String server = r.param("server");
+    return server == null ? "embedded" : server;
   }
 
   private static void parse(List<Row> rows) {

@@ -30,6 +30,7 @@ class ReportTest {
       throws Exception {
     Path json = dir.resolve("flat.json");
     String flat = "\"handles\":\"64\",\"limit\":\"8\",\"latencyMillis\":\"10\"";
+    String against = "\"shape\":\"flat-64\",\"workers\":\"8\",\"latencyMillis\":\"10\"";
     String perFetch = "\"handles\":\"16\",\"latencyMillis\":\"10\",\"primeOps\":\"3000\"";
     Files.writeString(json, "[" + String.join(",",
         result("FlatFanOut.plan", flat, 90, 88, 92),
@@ -37,8 +38,11 @@ class ReportTest {
         result("FlatFanOut.netty", flat, 86, 86, 86),
         result("PerFetchOverhead.fetch", "\"client\":\"socket\"," + perFetch, 165_100, 165_100, 165_100),
         result("PerFetchOverhead.fetch", "\"client\":\"planner\"," + perFetch, 177_000, 177_000, 177_000),
-        result("AgainstIceberg.plan", "\"shape\":\"flat-64\",\"workers\":\"8\",\"client\":\"ours\"", 100, 100, 100),
-        result("AgainstIceberg.plan", "\"shape\":\"flat-64\",\"workers\":\"8\",\"client\":\"iceberg\"", 120, 120, 120))
+        // a result from before the server parameter (the embedded catalog), and a pair on the plain catalog
+        result("AgainstIceberg.plan", against + ",\"client\":\"ours\"", 100, 100, 100),
+        result("AgainstIceberg.plan", against + ",\"client\":\"iceberg\"", 120, 120, 120),
+        result("AgainstIceberg.plan", against + ",\"client\":\"ours\",\"server\":\"plain\"", 90, 90, 90),
+        result("AgainstIceberg.plan", against + ",\"client\":\"iceberg\",\"server\":\"plain\"", 99, 99, 99))
         + "]");
     Path memory = dir.resolve("memory-stream.txt");
     Files.writeString(memory, "noise\nmode=stream handles=2000 peakHeapUsedMiB=70.1 outcome=completed\n");
@@ -60,7 +64,9 @@ class ReportTest {
             + "| 1.03 | 1.10 | 1.05 | 1406 | 1.00 |")
         // (177,000 - 16 x 10,000) / 17 = 1,000 µs; the floor (165,100 - 160,000) / 17 = 300 µs
         .contains("| the planner, limit 1 | 1000 (1000 to 1000) | 700 |")
-        .contains("| flat-64 | 8 | 100 (100 to 100) | 120 (120 to 120) | 1.20 |")
+        // ideal: 8 rounds of 10 ms on 8 workers
+        .contains("| flat-64 | embedded | 8 | 80.0 | 100 (100 to 100) | 120 (120 to 120) | 1.25 | 1.50 | 1.20 |")
+        .contains("| flat-64 | plain | 8 | 80.0 | 90.0 (90.0 to 90.0) | 99.0 (99.0 to 99.0) | 1.13 | 1.24 | 1.10 |")
         .contains("mode=stream handles=2000 peakHeapUsedMiB=70.1 outcome=completed").doesNotContain("noise")
         .contains("![Ratio to the ideal against the concurrency limit](images/flat-ratio-to-ideal.png)");
     for (String chart : new String[] { "flat-ratio-to-ideal.png", "per-fetch-overhead.png", "against-iceberg.png" }) {
