@@ -20,16 +20,25 @@ jar=benchmarks/target/benchmarks.jar
 # one adds to it
 if [ -z "${SUITE:-}" ]; then
   : > "$out/load.txt"
+  : > "$out/runs.txt"
 fi
 (while true; do echo "$(date +%s) $(cut -d' ' -f1 /proc/loadavg)" >> "$out/load.txt"; sleep 10; done) &
 sampler=$!
 trap 'kill $sampler 2>/dev/null || true' EXIT
+
+# which part ran when, at which commit: a partial run leaves the other parts' results as they were
+ran() {
+  { grep -v "^$1 " "$out/runs.txt" 2>/dev/null || true; echo "$1 $(date -u +%F) $(git rev-parse --short HEAD)"; } \
+    > "$out/runs.txt.new"
+  mv "$out/runs.txt.new" "$out/runs.txt"
+}
 
 jmh() {
   local name=$1
   shift
   echo "=== $name: $*"
   java -jar "$jar" "$@" -rf json -rff "$out/$name.json" > "$out/$name.log" 2>&1 || { tail -40 "$out/$name.log"; exit 1; }
+  ran "$name"
   grep -E '^Benchmark|^[A-Za-z]+\.[a-zA-Z]+ ' "$out/$name.log" || true
 }
 
@@ -52,11 +61,12 @@ for part in $parts; do
         java -Xmx96m -cp "$jar" io.icebergscan.planning.benchmarks.MemoryFootprint "$mode" \
           > "$out/memory-$mode.txt" 2>&1 || true
         grep '^mode=' "$out/memory-$mode.txt" || true
-      done ;;
+      done
+      ran memory ;;
     *) echo "unknown part $part" >&2; exit 1 ;;
   esac
 done
 
 java -cp "$jar" io.icebergscan.planning.benchmarks.Report --docs docs/benchmarks.md --charts docs/images \
-  --load "$out/load.txt" --commit "$(git rev-parse --short HEAD)" "$out"/*.json "$out"/memory-*.txt
+  --load "$out/load.txt" --runs "$out/runs.txt" "$out"/*.json "$out"/memory-*.txt
 echo "docs/benchmarks.md and docs/images/*.png rewritten from $out"

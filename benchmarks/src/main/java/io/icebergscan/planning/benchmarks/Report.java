@@ -85,6 +85,7 @@ public final class Report {
     Path charts = null;
     Path load = null;
     String commit = null;
+    Path runs = null;
     List<Path> memory = new ArrayList<>();
     List<Row> rows = new ArrayList<>();
     JsonMapper mapper = JsonMapper.builder().build();
@@ -94,6 +95,7 @@ public final class Report {
         case "--charts" -> charts = Path.of(args[++i]);
         case "--load" -> load = Path.of(args[++i]);
         case "--commit" -> commit = args[++i];
+        case "--runs" -> runs = Path.of(args[++i]);
         default -> {
           Path file = Path.of(args[i]);
           if (file.getFileName().toString().endsWith(".txt")) {
@@ -105,7 +107,7 @@ public final class Report {
         }
       }
     }
-    header(rows, load, commit);
+    header(rows, load, commit, runs);
     planCallAndTheRest(rows, charts);
     memory(memory);
     String tables = BUFFER.toString(StandardCharsets.UTF_8);
@@ -154,14 +156,34 @@ public final class Report {
     return rows;
   }
 
-  /** When, where, at which commit, and how loaded the machine was while the suite ran. */
-  private static void header(List<Row> rows, @Nullable Path load, @Nullable String commit) throws IOException {
-    if (load == null && commit == null) {
+  /**
+   * When, where, at which commit, and how loaded the machine was while the suite ran. {@code runs} has a line per
+   * part, {@code part date commit}, the latest last: the header names the latest run, and when the parts ran apart,
+   * which ran in each.
+   */
+  private static void header(List<Row> rows, @Nullable Path load, @Nullable String commit, @Nullable Path runs)
+      throws IOException {
+    if (load == null && commit == null && runs == null) {
       return;
     }
-    OUT.printf(Locale.ROOT, "Run of %s%s on %d vCPUs, %s, JMH 1.37", LocalDate.now(),
-        commit != null ? " at `" + commit + "`" : "", Runtime.getRuntime().availableProcessors(),
+    Map<String, List<String>> partsByRun = new LinkedHashMap<>();
+    String when = LocalDate.now() + (commit != null ? " at `" + commit + "`" : "");
+    if (runs != null) {
+      for (String line : Files.readAllLines(runs)) {
+        String[] cells = line.trim().split("\\s+");
+        if (cells.length == 3) {
+          when = cells[1] + " at `" + cells[2] + "`";
+          partsByRun.computeIfAbsent(when, run -> new ArrayList<>()).add(cells[0]);
+        }
+      }
+    }
+    OUT.printf(Locale.ROOT, "Run of %s on %d vCPUs, %s, JMH 1.37", when, Runtime.getRuntime().availableProcessors(),
         rows.isEmpty() ? Runtime.version() : rows.get(0).jdk().trim());
+    if (partsByRun.size() > 1) {
+      List<String> each = new ArrayList<>();
+      partsByRun.forEach((run, parts) -> each.add(String.join(", ", parts) + " on " + run));
+      OUT.print(" (in parts: " + String.join("; ", each) + ")");
+    }
     if (load != null) {
       List<Double> samples = Files.readAllLines(load).stream().filter(line -> !line.isBlank())
           .map(line -> Double.parseDouble(line.trim().split("\\s+")[1])).sorted().toList();

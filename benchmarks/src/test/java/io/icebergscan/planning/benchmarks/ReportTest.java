@@ -76,6 +76,22 @@ class ReportTest {
   }
 
   @Test
+  void namesTheRunOfEachPartWhenThePartsRanApart(@TempDir Path dir) throws Exception {
+    Path runs = dir.resolve("runs.txt");
+    Files.writeString(runs, "plancall 2026-12-01 aaa1111\nflat64 2026-12-01 aaa1111\n");
+    String together = Files.readString(runs);
+    Files.writeString(runs, together + "iceberg 2026-12-02 bbb2222\n");
+    Path docs = dir.resolve("benchmarks.md");
+    Files.writeString(docs, Report.BEGIN + "\n" + Report.END + "\n");
+    Report.main(new String[] { "--docs", docs.toString(), "--runs", runs.toString() });
+    assertThat(Files.readString(docs)).contains("Run of 2026-12-02 at `bbb2222`", "in parts: plancall, flat64 on "
+        + "2026-12-01 at `aaa1111`; iceberg on 2026-12-02 at `bbb2222`");
+    Files.writeString(runs, together);
+    Report.main(new String[] { "--docs", docs.toString(), "--runs", runs.toString() });
+    assertThat(Files.readString(docs)).contains("Run of 2026-12-01 at `aaa1111` on").doesNotContain("in parts");
+  }
+
+  @Test
   void refusesDocsWithoutTheSuiteSection(@TempDir Path dir) throws Exception {
     Path docs = dir.resolve("benchmarks.md");
     Files.writeString(docs, "# Benchmarks\n");
