@@ -362,9 +362,23 @@ public final class Report {
       double barrier = planCall + IdealSchedule.tierBarrier(tree, c) / MS;
       double ratio = r.score() / greedy;
       OUT.printf(Locale.ROOT, "| %s | %d | %s | %s | %.2f | %s | %.2f | %s |%n", r.param("shape"), c, r.measured(),
-          fmt(greedy), ratio, fmt(barrier), r.score() / barrier, ratio <= 1.15 && r.score() < barrier ? "met" : "missed");
+          fmt(greedy), ratio, fmt(barrier), r.score() / barrier, target(ratio, r.score(), greedy, barrier));
     }
     OUT.println();
+  }
+
+  /**
+   * Within 1.15 of the work-conserving ideal, and faster than a walk waiting for each level could be; where that
+   * walk's ideal is the work-conserving one (a level's slowest handle is never waited for), only the first applies.
+   */
+  private static String target(double ratio, double measured, double greedy, double barrier) {
+    if (ratio > 1.15) {
+      return "missed";
+    }
+    if (measured < barrier) {
+      return "met";
+    }
+    return barrier <= greedy ? "met (the barrier costs nothing here)" : "missed";
   }
 
   private static void againstIceberg(List<Row> rows, @Nullable Path charts) throws IOException {
