@@ -3,11 +3,13 @@ package io.icebergscan.planning.benchmarks;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,6 +27,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import reactor.core.publisher.Flux;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 
 /**
  * Benchmark 1: one flat level of {@code handles} plan-tasks, {@code latencyMillis} per {@code /tasks}
@@ -61,7 +64,15 @@ public class FlatFanOut {
   @Param({ "3000" })
   public int primeFetches;
 
+  /**
+   * Event loops of the planner's and Reactor Netty's connections: 0, Reactor Netty's shared default (as many as the
+   * cores, at least 4); otherwise a group of that many for the trial's client alone.
+   */
+  @Param({ "0" })
+  public int eventLoops;
+
   private LatencyCatalog catalog;
+  private @Nullable LoopResources loops;
   private ScanPlanner planner;
   private RawSocketClient.FlatFloor floor;
   private ConnectionProvider connections;
@@ -82,14 +93,21 @@ public class FlatFanOut {
 
   private void open(String client, PlanTree tree) throws IOException {
     this.catalog = new LatencyCatalog(tree);
+    UnaryOperator<HttpClient> onLoops = UnaryOperator.identity();
+    if (this.eventLoops > 0) {
+      LoopResources group = LoopResources.create("flat-loops", this.eventLoops, true);
+      this.loops = group;
+      onLoops = http -> http.runOn(group);
+    }
     switch (client) {
-      case "plan" -> this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.limit).build();
+      case "plan" -> this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.limit)
+          .httpClient(onLoops).build();
       case "floor" -> this.floor = new RawSocketClient.FlatFloor(this.catalog.uri(), this.handles, this.limit);
       case "netty" -> {
         // as the planner sizes its own pool
         this.connections = ConnectionProvider.builder("flat-netty").maxConnections(Math.max(16, 2 * this.limit))
             .pendingAcquireMaxCount(-1).build();
-        this.netty = HttpClient.create(this.connections).responseTimeout(Duration.ofSeconds(60));
+        this.netty = onLoops.apply(HttpClient.create(this.connections).responseTimeout(Duration.ofSeconds(60)));
       }
       default -> throw new IllegalArgumentException(client);
     }
@@ -144,6 +162,10 @@ public class FlatFanOut {
     if (this.connections != null) {
       this.connections.dispose();
       this.connections = null;
+    }
+    if (this.loops != null) {
+      this.loops.disposeLater().block();
+      this.loops = null;
     }
     this.catalog.close();
   }
