@@ -128,9 +128,8 @@ public class AgainstIceberg {
   public void start() throws Exception {
     // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
     System.setProperty("iceberg.worker.num-threads", Integer.toString(this.workers));
-    Duration latency = Duration.ofMillis(this.latencyMillis);
-    this.catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.custom(children(this.shape))).tasksLatency(latency)
-        .start();
+    this.catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.custom(children(this.shape)))
+        .tasksLatency(Duration.ofMillis(this.latencyMillis)).start();
     EmbeddedTable table = this.catalog.createTable(TABLE,
         new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
     // about two tasks per node of any shape (at most 81 nodes): every response carries tasks
@@ -138,7 +137,8 @@ public class AgainstIceberg {
     table.appendDataFiles(this.expectedTasks);
     String uri = this.catalog.uri();
     if (this.server.equals("plain")) {
-      this.plainCatalog = PlainFanOutCatalog.start(this.catalog.catalog(), TABLE, children(this.shape), latency);
+      this.plainCatalog = PlainFanOutCatalog.start(this.catalog.catalog(), TABLE,
+          tree(this.shape, this.latencyMillis));
       uri = this.plainCatalog.uri();
     }
     if (this.client.equals("ours")) {

@@ -1,12 +1,12 @@
 package io.icebergscan.planning.benchmarks;
 
-import java.time.Duration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.ToIntFunction;
 
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
@@ -51,11 +51,10 @@ final class PlainFanOutCatalog implements AutoCloseable {
   }
 
   /**
-   * Serves {@code table} of {@code catalog} on a free port of 127.0.0.1, its plan spread over the tree whose node at
-   * a path (empty for the plan response) has {@code children.applyAsInt(path)} child handles.
+   * Serves {@code table} of {@code catalog} on a free port of 127.0.0.1, its plan spread over {@code tree}: the plan
+   * response holds the tree's roots, each handle's response its children, after the handle's latency.
    */
-  static PlainFanOutCatalog start(Catalog catalog, TableIdentifier table, ToIntFunction<List<Integer>> children,
-      Duration tasksLatency) throws Exception {
+  static PlainFanOutCatalog start(Catalog catalog, TableIdentifier table, PlanTree tree) throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool();
     threads.setName("plain-fan-out-catalog");
     threads.setDaemon(true);
@@ -66,7 +65,7 @@ final class PlainFanOutCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new RESTCatalogServlet(new Adapter(catalog, table, children, tasksLatency))),
+    context.addServlet(new ServletHolder(new RESTCatalogServlet(new Adapter(catalog, table, tree))),
         "/*");
     jetty.setHandler(context);
     jetty.start();
@@ -84,65 +83,54 @@ final class PlainFanOutCatalog implements AutoCloseable {
 
   private static final class Adapter extends RESTCatalogAdapter {
 
+    private static final String PLAN_ID = "plain-plan";
+
+    /** A handle's prebuilt response and how long the server waits before it answers. */
+    private record Answer(long latencyNanos, FetchScanTasksResponse response) {
+    }
+
     private final String planPath;
     private final String tasksPath;
-    private final Duration tasksLatency;
     private final PlanTableScanResponse plan;
-    private final Map<String, FetchScanTasksResponse> tasks = new HashMap<>();
+    private final Map<String, Answer> tasks = new HashMap<>();
 
-    Adapter(Catalog catalog, TableIdentifier table, ToIntFunction<List<Integer>> children, Duration tasksLatency) {
+    Adapter(Catalog catalog, TableIdentifier table, PlanTree tree) {
       super(catalog);
       String tablePath = "v1/namespaces/" + table.namespace() + "/tables/" + table.name();
       this.planPath = tablePath + "/plan";
       this.tasksPath = tablePath + "/tasks";
-      this.tasksLatency = tasksLatency;
       Table loaded = catalog.loadTable(table);
       Map<Integer, PartitionSpec> specs = loaded.specs();
       List<FileScanTask> planned = new ArrayList<>();
       try (CloseableIterable<FileScanTask> files = loaded.newScan().planFiles()) {
         files.forEach(planned::add);
       }
-      catch (java.io.IOException failure) {
-        throw new java.io.UncheckedIOException(failure);
+      catch (IOException failure) {
+        throw new UncheckedIOException(failure);
       }
-      // the tree breadth-first: each node's path, and its children's handles
-      List<List<Integer>> paths = new ArrayList<>();
-      paths.add(List.of());
-      List<List<String>> childHandles = new ArrayList<>();
-      for (int i = 0; i < paths.size(); i++) {
-        List<Integer> path = paths.get(i);
-        List<String> handles = new ArrayList<>();
-        for (int child = 0; child < children.applyAsInt(path); child++) {
-          List<Integer> childPath = new ArrayList<>(path);
-          childPath.add(child);
-          paths.add(List.copyOf(childPath));
-          handles.add(handle(childPath));
-        }
-        childHandles.add(handles);
-      }
+      // the plan response is the first of the m nodes the tasks are dealt over, the tree's handles (in walk order,
+      // breadth-first) the others
       long n = planned.size();
-      long m = paths.size();
-      PlanTableScanResponse root = null;
-      for (int i = 0; i < paths.size(); i++) {
-        List<FileScanTask> share = planned.subList((int) (i * n / m), (int) ((i + 1) * n / m));
-        if (i == 0) {
-          PlanTableScanResponse.Builder response = PlanTableScanResponse.builder(specs).withPlanId("plain-plan")
-              .withPlanStatus(PlanStatus.COMPLETED).withFileScanTasks(share);
-          root = (childHandles.get(0).isEmpty() ? response : response.withPlanTasks(childHandles.get(0))).build();
-        }
-        else {
-          FetchScanTasksResponse.Builder response = FetchScanTasksResponse.builder(specs).withFileScanTasks(share);
-          this.tasks.put(handle(paths.get(i)), (childHandles.get(i).isEmpty() ? response
-              : response.withPlanTasks(childHandles.get(i))).build());
-        }
+      long m = tree.size() + 1L;
+      PlanTableScanResponse.Builder root = PlanTableScanResponse.builder(specs).withPlanId(PLAN_ID)
+          .withPlanStatus(PlanStatus.COMPLETED).withFileScanTasks(planned.subList(0, (int) (n / m)));
+      this.plan = (tree.roots().isEmpty() ? root : root.withPlanTasks(handles(tree.roots()))).build();
+      for (int node = 0; node < tree.size(); node++) {
+        long dealt = node + 1L;
+        FetchScanTasksResponse.Builder response = FetchScanTasksResponse.builder(specs)
+            .withFileScanTasks(planned.subList((int) (dealt * n / m), (int) ((dealt + 1) * n / m)));
+        List<Integer> children = tree.children(node);
+        this.tasks.put(handle(node), new Answer(tree.latencyNanos(node),
+            (children.isEmpty() ? response : response.withPlanTasks(handles(children))).build()));
       }
-      this.plan = root;
     }
 
-    private static String handle(List<Integer> path) {
-      StringBuilder handle = new StringBuilder("plain");
-      path.forEach(index -> handle.append('-').append(index));
-      return handle.toString();
+    private static List<String> handles(List<Integer> nodes) {
+      return nodes.stream().map(Adapter::handle).toList();
+    }
+
+    private static String handle(int node) {
+      return "plain-" + node;
     }
 
     @Override
@@ -153,21 +141,21 @@ final class PlainFanOutCatalog implements AutoCloseable {
       }
       if (request.method() == HTTPMethod.POST && request.path().equals(this.tasksPath)) {
         String handle = castRequest(FetchScanTasksRequest.class, request.body()).planTask();
-        FetchScanTasksResponse answer = this.tasks.get(handle);
+        Answer answer = this.tasks.get(handle);
         if (answer == null) {
           throw new IllegalStateException("not a handle of this plan: " + handle);
         }
         try {
           // simulated server latency: the request thread answers late
-          Thread.sleep(this.tasksLatency.toMillis());
+          Thread.sleep(answer.latencyNanos() / 1_000_000, (int) (answer.latencyNanos() % 1_000_000));
         }
         catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
           throw new IllegalStateException("interrupted while delaying a /tasks response", interrupted);
         }
-        return responseType.cast(answer);
+        return responseType.cast(answer.response());
       }
-      if (request.method() == HTTPMethod.DELETE && request.path().equals(this.planPath + "/plain-plan")) {
+      if (request.method() == HTTPMethod.DELETE && request.path().equals(this.planPath + "/" + PLAN_ID)) {
         // nothing is held per plan
         return null;
       }

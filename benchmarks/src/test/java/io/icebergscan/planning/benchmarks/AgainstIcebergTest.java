@@ -1,6 +1,5 @@
 package io.icebergscan.planning.benchmarks;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,7 @@ class AgainstIcebergTest {
         .fanOut(FanOut.custom(AgainstIceberg.children(shape))).start()) {
       embedded.createTable(AgainstIceberg.TABLE, SCHEMA).appendDataFiles(160);
       try (PlainFanOutCatalog plain = PlainFanOutCatalog.start(embedded.catalog(), AgainstIceberg.TABLE,
-          AgainstIceberg.children(shape), Duration.ZERO)) {
+          AgainstIceberg.tree(shape, 0))) {
         embedded.resetRequestCounts();
         List<String> fromEmbedded = ours(embedded.uri());
         int handles = embedded.requestCounts().tasks();
