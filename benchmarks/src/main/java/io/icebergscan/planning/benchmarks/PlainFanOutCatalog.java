@@ -65,8 +65,7 @@ final class PlainFanOutCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new RESTCatalogServlet(new Adapter(catalog, table, tree))),
-        "/*");
+    context.addServlet(new ServletHolder(new RESTCatalogServlet(new Adapter(catalog, table, tree))), "/*");
     jetty.setHandler(context);
     jetty.start();
     return new PlainFanOutCatalog(jetty, "http://127.0.0.1:" + connector.getLocalPort());
