@@ -3,8 +3,6 @@ package io.icebergscan.planning.benchmarks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -104,24 +102,7 @@ public class AgainstIceberg {
    * latencyMillis}: the plan response's handles are the roots.
    */
   static PlanTree tree(String shape, int latencyMillis) {
-    ToIntFunction<List<Integer>> children = children(shape);
-    List<List<Integer>> paths = new ArrayList<>();
-    List<Integer> parents = new ArrayList<>();
-    for (int child = 0; child < children.applyAsInt(List.of()); child++) {
-      paths.add(List.of(child));
-      parents.add(-1);
-    }
-    for (int node = 0; node < paths.size(); node++) {
-      for (int child = 0; child < children.applyAsInt(paths.get(node)); child++) {
-        List<Integer> path = new ArrayList<>(paths.get(node));
-        path.add(child);
-        paths.add(path);
-        parents.add(node);
-      }
-    }
-    long[] latencies = new long[parents.size()];
-    Arrays.fill(latencies, latencyMillis * 1_000_000L);
-    return PlanTree.of(parents.stream().mapToInt(Integer::intValue).toArray(), latencies);
+    return PlanTree.fromChildren(children(shape), latencyMillis * 1_000_000L);
   }
 
   @Setup(Level.Trial)

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 
 /**
  * A plan-task tree with a server latency per handle, in walk order (breadth-first, response order):
@@ -88,6 +89,31 @@ public final class PlanTree {
       level = next;
     }
     return fromParents(parents, latencyMillis);
+  }
+
+  /**
+   * The tree in which the node at a path (empty for the plan response, {@code [1, 0]} for the first child of its
+   * second handle) has {@code children.applyAsInt(path)} child handles, every handle taking {@code latencyNanos}:
+   * the plan response's handles are the roots.
+   */
+  public static PlanTree fromChildren(ToIntFunction<List<Integer>> children, long latencyNanos) {
+    List<List<Integer>> paths = new ArrayList<>();
+    List<Integer> parents = new ArrayList<>();
+    for (int child = 0; child < children.applyAsInt(List.of()); child++) {
+      paths.add(List.of(child));
+      parents.add(-1);
+    }
+    for (int node = 0; node < paths.size(); node++) {
+      for (int child = 0; child < children.applyAsInt(paths.get(node)); child++) {
+        List<Integer> path = new ArrayList<>(paths.get(node));
+        path.add(child);
+        paths.add(path);
+        parents.add(node);
+      }
+    }
+    long[] latency = new long[parents.size()];
+    Arrays.fill(latency, latencyNanos);
+    return new PlanTree(parents.stream().mapToInt(Integer::intValue).toArray(), latency);
   }
 
   /**
