@@ -19,6 +19,7 @@ import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
@@ -56,23 +57,46 @@ final class TaskReader {
     return this.projection;
   }
 
+  /**
+   * The task's rows. Each iterator opens the task's files and closes them when its last row has been read, when it
+   * fails, or when it is closed; closing the iterable closes every iterator it handed out, as Iceberg's
+   * {@code CloseableIterable}s do.
+   */
   CloseableIterable<Record> read(FileScanTask task) {
-    String file = task.file().location();
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Record> iterator() {
-        try {
-          return guarded(open(task).iterator(), file);
-        }
-        catch (RuntimeException failure) {
-          throw new TaskReadException(file, failure);
-        }
-      }
+    return new TaskRows(task);
+  }
 
-      @Override
-      public void close() {
+  private final class TaskRows extends CloseableGroup implements CloseableIterable<Record> {
+
+    private final FileScanTask task;
+
+    TaskRows(FileScanTask task) {
+      this.task = task;
+    }
+
+    @Override
+    public CloseableIterator<Record> iterator() {
+      String file = this.task.file().location();
+      CloseableIterable<Record> records;
+      CloseableIterator<Record> rows;
+      try {
+        records = open(this.task);
       }
-    };
+      catch (RuntimeException failure) {
+        throw new TaskReadException(file, failure);
+      }
+      try {
+        rows = records.iterator();
+      }
+      catch (RuntimeException failure) {
+        TaskReadException failed = new TaskReadException(file, failure);
+        closeQuietly(records, failed);
+        throw failed;
+      }
+      GuardedRows guarded = new GuardedRows(records, rows, file);
+      addCloseable(guarded);
+      return guarded;
+    }
   }
 
   private CloseableIterable<Record> open(FileScanTask task) {
@@ -123,35 +147,91 @@ final class TaskReader {
     return projected;
   }
 
-  private static CloseableIterator<Record> guarded(CloseableIterator<Record> rows, String file) {
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        try {
-          return rows.hasNext();
-        }
-        catch (RuntimeException failure) {
-          throw new TaskReadException(file, failure);
-        }
-      }
+  /**
+   * A task's rows, each failure a {@link TaskReadException} naming the data file. The reader's files are closed as
+   * soon as the last row is read or a read fails (Iceberg's Avro iterator keeps its stream open until closed), and
+   * on {@link #close()}, once.
+   */
+  private static final class GuardedRows implements CloseableIterator<Record> {
 
-      @Override
-      public Record next() {
-        try {
-          return rows.next();
-        }
-        catch (NoSuchElementException end) {
-          throw end;
-        }
-        catch (RuntimeException failure) {
-          throw new TaskReadException(file, failure);
-        }
-      }
+    private final CloseableIterable<Record> records;
+    private final CloseableIterator<Record> rows;
+    private final String file;
+    private boolean closed;
 
-      @Override
-      public void close() throws IOException {
-        rows.close();
+    GuardedRows(CloseableIterable<Record> records, CloseableIterator<Record> rows, String file) {
+      this.records = records;
+      this.rows = rows;
+      this.file = file;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (this.closed) {
+        return false;
       }
-    };
+      boolean more;
+      try {
+        more = this.rows.hasNext();
+      }
+      catch (RuntimeException failure) {
+        throw failed(failure);
+      }
+      if (!more) {
+        closeFiles();
+      }
+      return more;
+    }
+
+    @Override
+    public Record next() {
+      if (this.closed) {
+        throw new NoSuchElementException();
+      }
+      try {
+        return this.rows.next();
+      }
+      catch (NoSuchElementException end) {
+        throw end;
+      }
+      catch (RuntimeException failure) {
+        throw failed(failure);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!this.closed) {
+        this.closed = true;
+        try (this.records; this.rows) {
+          // both closed, the iterator first: closing the iterable closes what it opened for any iterator
+        }
+      }
+    }
+
+    private TaskReadException failed(RuntimeException failure) {
+      TaskReadException failed = new TaskReadException(this.file, failure);
+      closeQuietly(this, failed);
+      return failed;
+    }
+
+    /** Closes the files now the rows are all read; a failure to close is the read's. */
+    private void closeFiles() {
+      try {
+        close();
+      }
+      catch (IOException | RuntimeException failure) {
+        throw new TaskReadException(this.file, failure);
+      }
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable closeable, Throwable failure) {
+    try {
+      closeable.close();
+    }
+    catch (IOException | RuntimeException closing) {
+      failure.addSuppressed(closing);
+    }
   }
 }

@@ -1,0 +1,213 @@
+package io.icebergscan.planning.iceberg;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.iceberg.inmemory.InMemoryFileIO;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.SeekableInputStream;
+
+/**
+ * A FileIO for tests that counts what is left open: FileIO instances initialized and not closed, and input streams
+ * opened and not closed. Loaded by name ({@code io-impl}) as any FileIO is, over the embedded catalog's files in
+ * Iceberg's JVM-wide in-memory FileIO. Iceberg creates the instances, so each test counts in a {@link Scope} of its
+ * own, named by the property {@link #SCOPE} its FileIOs are initialized with.
+ */
+public final class CountingFileIO implements FileIO {
+
+  /** The property naming the scope an instance counts in. */
+  static final String SCOPE = "counting-file-io.scope";
+
+  private static final Map<String, Scope> SCOPES = new ConcurrentHashMap<>();
+
+  private final InMemoryFileIO files = new InMemoryFileIO();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile Map<String, String> properties = Map.of();
+  private volatile Scope scope = new Scope();
+
+  /** What one test opened and left open. */
+  static final class Scope {
+
+    private final String name = UUID.randomUUID().toString();
+    private final AtomicInteger openFileIOs = new AtomicInteger();
+    private final AtomicInteger openStreams = new AtomicInteger();
+    private final AtomicInteger streamsOpened = new AtomicInteger();
+    /** The locations of the streams open now, one entry per stream. */
+    private final Queue<String> openLocations = new ConcurrentLinkedQueue<>();
+
+    /** The FileIO properties that make instances count here ({@code io-impl} and the scope). */
+    Map<String, String> fileIoProperties() {
+      return Map.of("io-impl", CountingFileIO.class.getName(), SCOPE, this.name);
+    }
+
+    int openFileIOs() {
+      return this.openFileIOs.get();
+    }
+
+    int openStreams() {
+      return this.openStreams.get();
+    }
+
+    int streamsOpened() {
+      return this.streamsOpened.get();
+    }
+
+    /** The locations of the streams open now: a failing assertion names the files left open. */
+    java.util.List<String> openLocations() {
+      return java.util.List.copyOf(this.openLocations);
+    }
+
+    @Override
+    public String toString() {
+      return "open FileIOs " + openFileIOs() + ", open streams " + openStreams() + " " + openLocations();
+    }
+  }
+
+  /** A new scope, for one test. */
+  static Scope newScope() {
+    Scope scope = new Scope();
+    SCOPES.put(scope.name, scope);
+    return scope;
+  }
+
+  /** As {@code CatalogUtil.loadFileIO} needs: public and without arguments. */
+  public CountingFileIO() {
+  }
+
+  @Override
+  public void initialize(Map<String, String> properties) {
+    this.properties = Map.copyOf(properties);
+    String name = properties.get(SCOPE);
+    this.scope = name == null ? new Scope() : SCOPES.computeIfAbsent(name, ignored -> new Scope());
+    this.scope.openFileIOs.incrementAndGet();
+    this.files.initialize(properties);
+  }
+
+  @Override
+  public InputFile newInputFile(String path) {
+    return new CountingInputFile(this.files.newInputFile(path));
+  }
+
+  @Override
+  public InputFile newInputFile(String path, long length) {
+    return new CountingInputFile(this.files.newInputFile(path, length));
+  }
+
+  @Override
+  public OutputFile newOutputFile(String path) {
+    return this.files.newOutputFile(path);
+  }
+
+  @Override
+  public void deleteFile(String path) {
+    this.files.deleteFile(path);
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return this.properties;
+  }
+
+  @Override
+  public void close() {
+    if (this.closed.compareAndSet(false, true)) {
+      this.scope.openFileIOs.decrementAndGet();
+      this.files.close();
+    }
+  }
+
+  private final class CountingInputFile implements InputFile {
+
+    private final InputFile file;
+
+    CountingInputFile(InputFile file) {
+      this.file = file;
+    }
+
+    @Override
+    public long getLength() {
+      return this.file.getLength();
+    }
+
+    @Override
+    public SeekableInputStream newStream() {
+      SeekableInputStream stream = this.file.newStream();
+      Scope counted = CountingFileIO.this.scope;
+      counted.openStreams.incrementAndGet();
+      counted.streamsOpened.incrementAndGet();
+      counted.openLocations.add(this.file.location());
+      return new CountingStream(stream, counted, this.file.location());
+    }
+
+    @Override
+    public String location() {
+      return this.file.location();
+    }
+
+    @Override
+    public boolean exists() {
+      return this.file.exists();
+    }
+  }
+
+  private static final class CountingStream extends SeekableInputStream {
+
+    private final SeekableInputStream stream;
+    private final Scope scope;
+    private final String location;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    CountingStream(SeekableInputStream stream, Scope scope, String location) {
+      this.stream = stream;
+      this.scope = scope;
+      this.location = location;
+    }
+
+    @Override
+    public long getPos() throws IOException {
+      return this.stream.getPos();
+    }
+
+    @Override
+    public void seek(long newPos) throws IOException {
+      this.stream.seek(newPos);
+    }
+
+    @Override
+    public int read() throws IOException {
+      return this.stream.read();
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      return this.stream.read(buffer, offset, length);
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      return this.stream.skip(n);
+    }
+
+    @Override
+    public int available() throws IOException {
+      return this.stream.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (this.closed.compareAndSet(false, true)) {
+        this.scope.openStreams.decrementAndGet();
+        this.scope.openLocations.remove(this.location);
+      }
+      this.stream.close();
+    }
+  }
+}
