@@ -232,14 +232,17 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   @Override
-  public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
+  public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
     // Checked at call time, so a bad request fails before anything is subscribed or sent.
     PlanRun first = newRun(table, request, this.settings.streamBufferSize(), false);
     AtomicBoolean firstTaken = new AtomicBoolean();
     // a run holds one plan's state: the first subscription takes the checked one, any later one a new run
-    return Flux.defer(() -> (firstTaken.compareAndSet(false, true) ? first
-            : newRun(table, request, this.settings.streamBufferSize(), false)).responses())
-        .flatMapIterable(tasks -> tasks, 1);
+    return Flux.defer(() -> {
+      PlanRun run = firstTaken.compareAndSet(false, true) ? first
+          : newRun(table, request, this.settings.streamBufferSize(), false);
+      // a stream starts over only while it has emitted nothing: every batch is of the attempt that completed
+      return run.responses().map(tasks -> new TaskBatch(run.planId(), run.storageCredentials(), tasks));
+    });
   }
 
   private PlanRun newRun(TableIdentifier table, ScanRequest request, int window, boolean wholePlan) {
@@ -268,13 +271,13 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   @Override
-  public void reportMetrics(TableIdentifier table, String reportJson) {
+  public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
     Objects.requireNonNull(table, "table");
     byte[] report = reportBody(reportJson);
-    await("reportMetrics()", table, this.client.catalog().flatMap(catalog -> {
+    return bounded("reportMetrics()", table, Mono.defer(() -> this.client.catalog().flatMap(catalog -> {
       catalog.require(CatalogClient.REPORT_METRICS);
       return this.client.reportMetrics(paths(catalog, table), report);
-    }));
+    })));
   }
 
   @Override
@@ -309,12 +312,7 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   /**
-   * Waits for one call outside a plan, refused where {@code plan()} is and for the same reasons, and bounded by
-   * the request timeout as a whole (the discovery it may need and its retries included): each of its requests is
-   * bounded so already, but a caller blocked here waits for them all.
-   *
-   * <p>The caller's current observation goes into the Reactor context, so WebClient's {@code http.client.requests}
-   * observations of the call are its children, as a plan's are the plan's.
+   * Waits for one call outside a plan ({@link #bounded}), refused where {@code plan()} is and for the same reasons.
    *
    * @param table the table named in failures, or {@code null}
    */
@@ -329,23 +327,15 @@ final class RestScanPlanner implements ScanPlanner {
     if (this.client.isClosed()) {
       throw new ScanPlanningException(what + " failed: the planner is closed");
     }
-    Observation parent = this.instrumentation.registry().getCurrentObservation();
-    Duration timeout = this.requestTimeout;
-    CompletableFuture<T> result = answer
-        .timeout(timeout, Mono.error(() -> new TransportException(what + " got no complete answer within the "
-            + "request timeout of " + timeout, null, new TimeoutException("request timeout"))))
-        .onErrorMap(RejectedExecutionException.class, refused -> new ScanPlanningException(what + " was refused by "
-            + "the planner's executor", null, refused))
-        .contextWrite(context -> parent == null ? context : Instrumentation.within(context, parent))
-        .toFuture();
+    CompletableFuture<T> result = bounded(call, table, answer).toFuture();
     try {
-      // the timeout above ends the call; this bound holds even if a fatal error kept that from reaching here
-      return result.get(backstopMillis(timeout), TimeUnit.MILLISECONDS);
+      // the timeout of bounded() ends the call; this bound holds even if a fatal error kept that from reaching here
+      return result.get(backstopMillis(this.requestTimeout), TimeUnit.MILLISECONDS);
     }
     catch (TimeoutException stuck) {
       result.cancel(true);
-      throw new TransportException(what + " got no complete answer within the request timeout of " + timeout, null,
-          stuck);
+      throw new TransportException(what + " got no complete answer within the request timeout of "
+          + this.requestTimeout, null, stuck);
     }
     catch (InterruptedException interrupted) {
       result.cancel(true);
@@ -355,6 +345,30 @@ final class RestScanPlanner implements ScanPlanner {
     catch (ExecutionException failed) {
       throw rethrown(failed.getCause());
     }
+  }
+
+  /**
+   * One call outside a plan, as a Mono: refused once subscribed if the planner is closed, and bounded by the request
+   * timeout as a whole (the discovery it may need and its retries included): each of its requests is bounded so
+   * already, but a caller waits for them all.
+   *
+   * <p>The observation current when the call is made goes into the Reactor context, so WebClient's
+   * {@code http.client.requests} observations of the call are its children, as a plan's are the plan's.
+   *
+   * @param table the table named in failures, or {@code null}
+   */
+  private <T> Mono<T> bounded(String call, @Nullable TableIdentifier table, Mono<T> answer) {
+    String what = call + (table != null ? " of " + table : "");
+    Observation parent = this.instrumentation.registry().getCurrentObservation();
+    Duration timeout = this.requestTimeout;
+    return Mono.defer(() -> this.client.isClosed()
+            ? Mono.<T>error(new ScanPlanningException(what + " failed: the planner is closed"))
+            : answer)
+        .timeout(timeout, Mono.error(() -> new TransportException(what + " got no complete answer within the "
+            + "request timeout of " + timeout, null, new TimeoutException("request timeout"))))
+        .onErrorMap(RejectedExecutionException.class, refused -> new ScanPlanningException(what + " was refused by "
+            + "the planner's executor", null, refused))
+        .contextWrite(context -> parent == null ? context : Instrumentation.within(context, parent));
   }
 
   @Override

@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 
 /**
@@ -60,7 +61,16 @@ public interface ScanPlanner extends AutoCloseable {
    * a bounded number of responses; cancelling the subscription aborts the requests in flight and
    * abandons the plan. Nothing happens until subscription; each subscription is a new plan.
    */
-  Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request);
+  default Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
+    return planBatches(table, request).flatMapIterable(TaskBatch::tasks, 1);
+  }
+
+  /**
+   * Plans a scan and streams its tasks as {@link #planTasks} does, a batch per answer of the catalog that brought
+   * any, each with the plan's id and vended credentials, which a reader of the first tasks needs before the plan
+   * has ended. The same tasks in the same order as {@link #planTasks}.
+   */
+  Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request);
 
   /**
    * Loads a table's metadata, config and (if asked for) vended credentials: {@code GET …/tables/{table}}, through
@@ -95,16 +105,19 @@ public interface ScanPlanner extends AutoCloseable {
 
   /**
    * Sends a metrics report ({@code POST …/tables/{table}/metrics}), such as Apache Iceberg's
-   * {@code ReportMetricsRequestParser.toJson} writes. Blocks as {@link #loadTable} does. Sent again only after
-   * failures that say the catalog did not act on it (429, 503, a connection never made): a report sent twice
-   * would be counted twice.
+   * {@code ReportMetricsRequestParser.toJson} writes, when the returned Mono is subscribed: a caller that does not
+   * wait for the catalog subscribes and goes on (a report is no reason to hold up a plan), one that does
+   * {@code block()}s. Bounded by the request timeout as {@link #loadTable} is; cancelling the subscription abandons
+   * the request. Sent again only after failures that say the catalog did not act on it (429, 503, a connection never
+   * made): a report sent twice would be counted twice.
    *
    * @param reportJson the {@code ReportMetricsRequest}, sent as it is
+   * @return a Mono that completes when the catalog accepted the report, or fails with a
+   *     {@link ScanPlanningException} (a subtype) when it does not
    * @throws IllegalArgumentException when {@code reportJson} is not a JSON object, before anything is sent
-   * @throws ScanPlanningException (a subtype) when the catalog does not accept it
    */
-  default void reportMetrics(TableIdentifier table, String reportJson) {
-    throw new UnsupportedOperationException(getClass().getName() + " does not report metrics");
+  default Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
+    return Mono.error(new UnsupportedOperationException(getClass().getName() + " does not report metrics"));
   }
 
   /**

@@ -147,7 +147,7 @@ class CatalogCallsTest {
 
     planner.loadTable(table, false);
     planner.loadCredentials(table, null);
-    planner.reportMetrics(table, REPORT);
+    planner.reportMetrics(table, REPORT).block();
 
     String path = "/v1/cat/p1/namespaces/a%1Fb%20c%1F%C3%BC/tables/t%2Fx%3Fy%23z";
     assertThat(requests()).containsExactly("GET /v1/config", "GET " + path, "GET " + path + "/credentials",
@@ -244,8 +244,8 @@ class CatalogCallsTest {
     enqueue(200, "{}");
     ScanPlanner planner = planner();
 
-    planner.reportMetrics(TABLE, REPORT);
-    planner.reportMetrics(TABLE, REPORT);
+    planner.reportMetrics(TABLE, REPORT).block();
+    planner.reportMetrics(TABLE, REPORT).block();
 
     take();
     RecordedRequest report = take();
@@ -331,7 +331,8 @@ class CatalogCallsTest {
         .hasMessageContaining("refused here");
     assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(NoSuchTableException.class);
     assertThatThrownBy(() -> planner.loadCredentials(TABLE, "p")).isExactlyInstanceOf(NoSuchTableException.class);
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT)).isExactlyInstanceOf(NoSuchNamespaceException.class);
+    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(NoSuchNamespaceException.class);
   }
 
   @Test
@@ -347,7 +348,7 @@ class CatalogCallsTest {
         .satisfies(e -> assertThat(((RestException) e).errorType()).isEqualTo("NotAuthorizedException"));
     assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(403));
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT)).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block()).isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(400));
   }
 
@@ -381,12 +382,12 @@ class CatalogCallsTest {
     enqueueNoContent();
     ScanPlanner planner = planner();
 
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT)).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block()).isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(500));
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT)).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block()).isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(502));
     // a 503 says it was not acted on
-    planner.reportMetrics(TABLE, REPORT);
+    planner.reportMetrics(TABLE, REPORT).block();
 
     assertThat(requests()).containsExactly("GET /v1/config", "POST " + TABLE_PATH + "/metrics",
         "POST " + TABLE_PATH + "/metrics", "POST " + TABLE_PATH + "/metrics", "POST " + TABLE_PATH + "/metrics");
@@ -404,7 +405,7 @@ class CatalogCallsTest {
         .isExactlyInstanceOf(UnsupportedEndpointException.class)
         .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
             .isEqualTo("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials"));
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT))
+    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block())
         .isExactlyInstanceOf(UnsupportedEndpointException.class)
         .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
             .isEqualTo("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics"));
@@ -421,7 +422,7 @@ class CatalogCallsTest {
       ScanPlanner planner = planner();
 
       planner.loadTable(TABLE, false);
-      planner.reportMetrics(TABLE, REPORT);
+      planner.reportMetrics(TABLE, REPORT).block();
       assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).as(config)
           .isExactlyInstanceOf(UnsupportedEndpointException.class);
       assertThatThrownBy(() -> planner.plan(TABLE)).as(config).isExactlyInstanceOf(UnsupportedEndpointException.class);
@@ -526,7 +527,8 @@ class CatalogCallsTest {
         .hasMessageContaining("closed");
     assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(ScanPlanningException.class)
         .hasMessageContaining("closed");
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT)).isExactlyInstanceOf(ScanPlanningException.class)
+    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(ScanPlanningException.class)
         .hasMessageContaining("closed");
     assertThatThrownBy(() -> planner.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT))
         .isExactlyInstanceOf(ScanPlanningException.class).hasMessageContaining("closed");
@@ -635,7 +637,7 @@ class CatalogCallsTest {
     caller.scoped(() -> {
       planner.loadTable(table, true);
       planner.loadCredentials(table, "plan-42");
-      planner.reportMetrics(table, REPORT);
+      planner.reportMetrics(table, REPORT).block();
     });
     caller.stop();
 

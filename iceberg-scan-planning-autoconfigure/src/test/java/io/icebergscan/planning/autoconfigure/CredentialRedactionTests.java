@@ -14,7 +14,7 @@ import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
-import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -108,7 +108,7 @@ class CredentialRedactionTests {
     }
 
     @Override
-    public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
+    public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
       return Flux.empty();
     }
 

@@ -476,8 +476,7 @@ class ScanPlanningAutoConfigurationTests {
         }
 
         @Override
-        public Flux<io.icebergscan.planning.model.FileScanTask> planTasks(TableIdentifier table,
-            ScanRequest request) {
+        public Flux<io.icebergscan.planning.TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
           return Flux.empty();
         }
 

@@ -10,13 +10,15 @@ import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.util.TableScanUtil;
 
 /**
  * A whole plan as Apache Iceberg's types: its {@link FileScanTask}s in the planner's order, the same tasks split
- * and combined for engines, and its rows. Closing it releases the plan's {@link FileIO}.
+ * and combined for engines, and its rows. Closing it cancels the reads of its rows still going and releases the
+ * plan's {@link FileIO}; its rows cannot be read after that.
  */
 public final class IcebergScanPlan implements AutoCloseable {
 
@@ -24,16 +26,23 @@ public final class IcebergScanPlan implements AutoCloseable {
   private final ScanPlan scanPlan;
   private final List<FileScanTask> tasks;
   private final TaskReader reader;
+  private final ScanRows.Reading reading;
   private final SplitSettings splitSettings;
   private final FileIO io;
   private final boolean ownsIo;
+  private final String what;
+  /** The rows handed out, whose reads are cancelled when the plan closes. */
+  private final CloseableGroup reads = new CloseableGroup();
+  private volatile boolean closed;
 
-  IcebergScanPlan(IcebergTable table, ScanPlan scanPlan, List<FileScanTask> tasks, TaskReader reader,
-      SplitSettings splitSettings, FileIO io, boolean ownsIo) {
+  IcebergScanPlan(IcebergTable table, ScanPlan scanPlan, List<FileScanTask> tasks, ResolvedScan scan,
+      ScanRows.Reading reading, SplitSettings splitSettings, FileIO io, boolean ownsIo) {
     this.table = table;
     this.scanPlan = scanPlan;
     this.tasks = List.copyOf(tasks);
-    this.reader = reader;
+    this.what = (scanPlan.planId() == null ? "a plan" : "plan " + scanPlan.planId()) + " of " + table.identifier();
+    this.reader = new TaskReader(io, scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES), this::checkOpen);
+    this.reading = reading;
     this.splitSettings = splitSettings;
     this.io = io;
     this.ownsIo = ownsIo;
@@ -53,7 +62,10 @@ public final class IcebergScanPlan implements AutoCloseable {
     return this.tasks;
   }
 
-  /** The columns every row of {@link #rows()} has: the request's {@code select}, or all of the scan's schema. */
+  /**
+   * The columns every row of {@link #rows()} has: the request's {@code select} (data columns in the schema's order,
+   * then the metadata columns it names), or all of the scan's schema.
+   */
   public Schema schema() {
     return this.reader.projection();
   }
@@ -83,25 +95,65 @@ public final class IcebergScanPlan implements AutoCloseable {
     return this.io;
   }
 
-  /** Every task's rows, task after task, with deletes applied and residuals evaluated. */
-  public CloseableIterable<Record> rows() {
-    return CloseableIterable.concat(this.tasks.stream().map(this.reader::read).toList());
+  /**
+   * Every task's rows, with deletes applied and residuals evaluated, in task order and read up to the planner's
+   * {@code readConcurrency} tasks at a time ({@link ScanRows}).
+   *
+   * @throws IllegalStateException when the plan is closed
+   */
+  public ScanRows rows() {
+    checkOpen();
+    ScanRows rows = new ScanRows(this.what, this.reading, pipeline -> TaskSources.of(pipeline, this.tasks,
+        this.reader), this::checkOpen, true);
+    this.reads.addCloseable(rows);
+    return rows;
   }
 
-  /** One task's rows (a task of this plan, or a split of one), with deletes applied and its residual evaluated. */
+  /**
+   * One task's rows (a task of this plan, or a split of one), with deletes applied and its residual evaluated, read
+   * on the calling thread.
+   *
+   * @throws IllegalStateException when the plan is closed
+   */
   public CloseableIterable<Record> rows(FileScanTask task) {
+    checkOpen();
     return this.reader.read(task);
   }
 
-  /** The rows of a combined task, its splits one after the other. */
+  /**
+   * The rows of a combined task, its splits one after the other, read on the calling thread.
+   *
+   * @throws IllegalStateException when the plan is closed
+   */
   public CloseableIterable<Record> rows(CombinedScanTask task) {
+    checkOpen();
     return CloseableIterable.concat(task.files().stream().map(this.reader::read).toList());
   }
 
+  /** Cancels the reads of its rows still going, then closes the plan's FileIO (unless the table's own). */
   @Override
   public void close() {
-    if (this.ownsIo) {
-      this.io.close();
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    try {
+      this.reads.close();
+    }
+    catch (IOException closing) {
+      throw new UncheckedIOException(closing);
+    }
+    finally {
+      if (this.ownsIo) {
+        this.io.close();
+      }
+    }
+  }
+
+  /** @throws IllegalStateException naming the plan once it is closed */
+  private void checkOpen() {
+    if (this.closed) {
+      throw new IllegalStateException(this.what + " is closed: its rows cannot be read after close()");
     }
   }
 

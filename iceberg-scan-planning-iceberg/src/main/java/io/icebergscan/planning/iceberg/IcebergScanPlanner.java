@@ -6,6 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.icebergscan.planning.LoadedTable;
@@ -16,15 +22,8 @@ import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.model.StorageCredential;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.expressions.Binder;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.ExpressionParser;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -35,17 +34,20 @@ import reactor.core.publisher.Flux;
  * split {@code CombinedScanTask}s, and rows with deletes applied.
  *
  * <pre>{@code
- * IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).build();
- * IcebergTable table = iceberg.loadTable(TableIdentifier.of("db", "events"));
- * try (IcebergScanPlan plan = iceberg.plan(table, ScanRequest.builder().filter(RowFilter.greaterThan("id", 5)).build());
- *     CloseableIterable<Record> rows = plan.rows()) {
- *   rows.forEach(System.out::println);
+ * try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).build()) {
+ *   IcebergTable table = iceberg.loadTable(TableIdentifier.of("db", "events"));
+ *   ScanRequest request = ScanRequest.builder().filter(RowFilter.greaterThan("id", 5)).build();
+ *   try (IcebergScanPlan plan = iceberg.plan(table, request); ScanRows rows = plan.rows()) {
+ *     rows.forEach(System.out::println);
+ *   }
  * }
  * }</pre>
  *
- * <p>Thread-safe; it owns nothing but what each plan opens, so there is nothing to close.
+ * <p>Rows are read {@link Builder#readConcurrency readConcurrency} tasks at a time on a reading executor: the one
+ * given to {@link Builder#readExecutor}, or a pool of that many daemon threads of its own, which {@link #close()}
+ * shuts down. Thread-safe.
  */
-public final class IcebergScanPlanner {
+public final class IcebergScanPlanner implements AutoCloseable {
 
   /** Apache Iceberg's catalog property naming the FileIO implementation. */
   static final String FILE_IO_IMPL = "io-impl";
@@ -56,6 +58,9 @@ public final class IcebergScanPlanner {
   private final @Nullable Long splitSize;
   private final boolean scanReports;
   private final Clock clock;
+  private final ScanRows.Reading reading;
+  /** The reading pool this planner made itself, shut down by {@link #close()}; none when one was given. */
+  private final @Nullable ExecutorService ownedExecutor;
 
   private IcebergScanPlanner(Builder builder) {
     this.planner = builder.planner;
@@ -64,6 +69,9 @@ public final class IcebergScanPlanner {
     this.splitSize = builder.splitSize;
     this.scanReports = builder.scanReports;
     this.clock = builder.clock;
+    this.ownedExecutor = builder.readExecutor == null ? readingPool(builder.readConcurrency) : null;
+    this.reading = new ScanRows.Reading(builder.readExecutor != null ? builder.readExecutor : this.ownedExecutor,
+        builder.readConcurrency);
   }
 
   public static Builder builder(ScanPlanner planner) {
@@ -73,6 +81,11 @@ public final class IcebergScanPlanner {
   /** The planner plans go through. */
   public ScanPlanner planner() {
     return this.planner;
+  }
+
+  /** How many tasks a read of rows reads at once. */
+  public int readConcurrency() {
+    return this.reading.concurrency();
   }
 
   /**
@@ -96,46 +109,63 @@ public final class IcebergScanPlanner {
   }
 
   /**
-   * Plans a scan and converts every task.
+   * Plans a scan and converts every task. The scan is of the snapshot the request names, or else of the one the
+   * table's metadata holds as current, as Iceberg's own client plans a table it loaded; a time travel reads with
+   * its snapshot's schema unless {@code useSnapshotSchema(false)}. The {@code ScanReport} is sent in the background.
    *
-   * @throws IllegalArgumentException when the request's filter or {@code select} does not fit the table's schema,
-   *     before any request is made
+   * @throws IllegalArgumentException when the request does not fit the table (a snapshot it does not have, a
+   *     filter or {@code select} its schema does not), before any request is made
    * @throws io.icebergscan.planning.exceptions.ScanPlanningException (a subtype) when the plan fails or a task
    *     does not fit the table
    */
   public IcebergScanPlan plan(IcebergTable table, ScanRequest request) {
-    Scan scan = scan(table, request);
-    ScanPlan plan = this.planner.plan(table.identifier(), request);
+    ResolvedScan scan = ResolvedScan.of(table, request);
+    ScanPlan plan = this.planner.plan(table.identifier(), scan.request());
+    TaskConverter converter = converter(table, scan);
     List<FileScanTask> tasks = new ArrayList<>(plan.tasks().size());
-    plan.tasks().forEach(task -> tasks.add(scan.converter().convert(task)));
+    plan.tasks().forEach(task -> tasks.add(converter.convert(task)));
     if (this.scanReports) {
-      ScanReports.send(this.planner, table, request, scan.projection(), plan, tasks);
+      ScanReports.sendInBackground(this.planner, table, scan, plan, tasks);
     }
-    FileIO io = io(table, plan.storageCredentials(), plan.planId());
-    return new IcebergScanPlan(table, plan, tasks, new TaskReader(io, scan.schema(), scan.projection(),
-        scan.caseSensitive()), splitSettings(table), io, table.io() == null);
+    FileIO io = files(table).open(plan.storageCredentials().isEmpty() ? table.storageCredentials()
+        : plan.storageCredentials(), plan.planId());
+    return new IcebergScanPlan(table, plan, tasks, scan, this.reading, splitSettings(table), io, table.io() == null);
   }
 
   /** Plans a scan and streams its tasks in walk order, as {@link ScanPlanner#planTasks} does. */
   public Flux<FileScanTask> planTasks(IcebergTable table, ScanRequest request) {
     return Flux.defer(() -> {
-      Scan scan = scan(table, request);
-      return this.planner.planTasks(table.identifier(), request).map(scan.converter()::convert);
+      ResolvedScan scan = ResolvedScan.of(table, request);
+      return this.planner.planTasks(table.identifier(), scan.request()).map(converter(table, scan)::convert);
     });
   }
 
   /**
-   * Plans a scan and reads its rows as the tasks arrive, holding only the tasks the planner streams ahead:
-   * memory stays bounded whatever the plan's size. Closing the rows before the end abandons the plan. Files open
-   * with the credentials vended with the table (a stream does not carry the plan's), and no scan report is
-   * sent: that is {@link #plan}'s, which knows the whole plan.
+   * Plans a scan and reads its rows as the tasks arrive: each read of the rows ({@link ScanRows#iterator()}, a
+   * subscription to {@link ScanRows#flux()}) is a plan of its own, whose first task is read as soon as the catalog
+   * has answered with it, with the credentials the plan vended (the table's when it vended none) and refreshed for
+   * that plan. Memory stays bounded whatever the plan's size: the planner streams tasks only as fast as they are
+   * read. Closing a read before its end abandons its plan. No scan report is sent: that is {@link #plan}'s, which
+   * knows the whole plan.
+   *
+   * @throws IllegalArgumentException when the request does not fit the table, before any request is made
    */
-  public CloseableIterable<Record> readRows(IcebergTable table, ScanRequest request) {
-    Scan scan = scan(table, request);
-    FileIO io = io(table, table.storageCredentials(), null);
-    TaskReader reader = new TaskReader(io, scan.schema(), scan.projection(), scan.caseSensitive());
-    return new StreamedRows(this.planner.planTasks(table.identifier(), request).map(scan.converter()::convert),
-        reader, table.io() == null ? io : null);
+  public ScanRows readRows(IcebergTable table, ScanRequest request) {
+    ResolvedScan scan = ResolvedScan.of(table, request);
+    String what = "a streamed plan of " + table.identifier();
+    return new ScanRows(what, this.reading, pipeline -> {
+      // on the thread that starts the read, which may block: the catalog's configuration, once discovered
+      PlanFiles files = files(table);
+      TaskConverter converter = converter(table, scan);
+      return TaskSources.streamed(pipeline, this.planner.planBatches(table.identifier(), scan.request()),
+          converter::convert, batch -> {
+            FileIO io = files.open(batch.storageCredentials().isEmpty() ? table.storageCredentials()
+                : batch.storageCredentials(), batch.planId());
+            TaskReader reader = new TaskReader(io, scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES),
+                io instanceof PlanFileIO planIo ? planIo::checkOpen : () -> { });
+            return new TaskSources.OwnedReader(reader, table.io() == null ? io : null);
+          });
+    }, () -> { }, true);
   }
 
   /** The split settings of a plan of {@code table}: its {@code read.split.*} properties, and the override if set. */
@@ -144,69 +174,59 @@ public final class IcebergScanPlanner {
     return this.splitSize == null ? settings : settings.withSplitSize(this.splitSize);
   }
 
-  private record Scan(Schema schema, Schema projection, boolean caseSensitive, TaskConverter converter) {
+  /** Shuts down the reading pool this planner made itself (not an executor it was given, nor the planner). */
+  @Override
+  public void close() {
+    if (this.ownedExecutor != null) {
+      this.ownedExecutor.shutdown();
+    }
   }
 
-  /** What the request reads, checked against the table before anything is sent. */
-  private static Scan scan(IcebergTable table, ScanRequest request) {
-    boolean caseSensitive = !Boolean.FALSE.equals(request.caseSensitive());
-    Schema schema = request.snapshotId() != null && Boolean.TRUE.equals(request.useSnapshotSchema())
-        ? table.schemaOf(request.snapshotId()) : table.schema();
-    if (request.filter() != null) {
-      Expression filter;
-      try {
-        filter = ExpressionParser.fromJson(request.filter());
-      }
-      catch (RuntimeException invalid) {
-        throw new IllegalArgumentException("the filter is not an Iceberg expression: " + invalid.getMessage(),
-            invalid);
-      }
-      try {
-        Binder.bind(schema.asStruct(), filter, caseSensitive);
-      }
-      catch (RuntimeException invalid) {
-        // a ValidationException names an unknown column; a literal of the wrong type fails in its parser, which
-        // names only the literal: say which column it was compared with
-        throw new IllegalArgumentException("the filter does not fit the schema of " + table.identifier() + ": "
-            + (invalid instanceof ValidationException ? "" : "a value for column '"
-                + FilterTerms.failing(filter, schema, caseSensitive) + "' has the wrong type: ")
-            + invalid.getMessage(), invalid);
-      }
-    }
-    Schema projection = schema;
-    if (request.select() != null) {
-      try {
-        projection = caseSensitive ? schema.select(request.select()) : schema.caseInsensitiveSelect(request.select());
-      }
-      catch (IllegalArgumentException | ValidationException invalid) {
-        throw new IllegalArgumentException("select " + request.select() + " does not fit the schema of "
-            + table.identifier() + ": " + invalid.getMessage(), invalid);
-      }
-      List<String> missing = request.select().stream().filter(name -> caseSensitive
-          ? schema.findField(name) == null : schema.caseInsensitiveFindField(name) == null).toList();
-      if (!missing.isEmpty()) {
-        throw new IllegalArgumentException("select names no column of " + table.identifier() + ": " + missing);
-      }
-    }
-    return new Scan(schema, projection, caseSensitive, new TaskConverter(table.metadata(), caseSensitive));
+  private static TaskConverter converter(IcebergTable table, ResolvedScan scan) {
+    return new TaskConverter(table.metadata(), scan.schema(), scan.caseSensitive());
+  }
+
+  /** How a plan's files are opened: the table's own FileIO, or one per plan over the credentials it vended. */
+  private interface PlanFiles {
+
+    /** The plan's FileIO, made without blocking: nothing is loaded until a file is opened. */
+    FileIO open(List<StorageCredential> credentials, @Nullable String planId);
   }
 
   /**
-   * The plan's FileIO: the given table's, or one over the plan's credentials (the table's when the plan vended
-   * none), refreshed through the catalog's {@code credentials} endpoint when it has one.
+   * How the plans of {@code table} open their files: with the table's own FileIO, or one per plan over its
+   * credentials, refreshed through the catalog's {@code credentials} endpoint when it has one. Blocks for the
+   * catalog's configuration, which the planner has discovered by the time a plan is made.
    */
-  private FileIO io(IcebergTable table, List<StorageCredential> credentials, @Nullable String planId) {
-    if (table.io() != null) {
-      return table.io();
+  private PlanFiles files(IcebergTable table) {
+    FileIO own = table.io();
+    if (own != null) {
+      return (credentials, planId) -> own;
     }
     // as Iceberg's client merges them: the catalog's, the application's over them, the table's over both
     Map<String, String> properties = new LinkedHashMap<>(this.planner.catalogProperties());
     properties.putAll(this.fileIoProperties);
     properties.putAll(table.config());
-    Supplier<List<StorageCredential>> refresh = this.planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT)
-        ? () -> this.planner.loadCredentials(table.identifier(), planId) : null;
-    return new PlanFileIO(properties, credentials.isEmpty() ? table.storageCredentials() : credentials, refresh,
-        this.clock);
+    boolean refreshes = this.planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT);
+    return (credentials, planId) -> {
+      Supplier<List<StorageCredential>> refresh = refreshes
+          ? () -> this.planner.loadCredentials(table.identifier(), planId) : null;
+      String owner = (planId == null ? "a plan" : "plan " + planId) + " of " + table.identifier();
+      return new PlanFileIO(owner, properties, credentials, refresh, this.clock);
+    };
+  }
+
+  /** Threads made as a read needs them, up to {@code threads}, daemons that end when idle. */
+  private static ExecutorService readingPool(int threads) {
+    AtomicInteger made = new AtomicInteger();
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), task -> {
+          Thread thread = new Thread(task, "iceberg-scan-planning-read-" + made.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /** Builds an {@link IcebergScanPlanner}. */
@@ -216,6 +236,11 @@ public final class IcebergScanPlanner {
     public static final boolean DEFAULT_VENDED_CREDENTIALS = true;
     /** Default of {@link #scanReports}: each plan reports its scan to a catalog that takes reports. */
     public static final boolean DEFAULT_SCAN_REPORTS = true;
+    /**
+     * Default of {@link #readConcurrency}: reading waits on storage far more than it computes, so tasks at once
+     * pay well beyond the processors (docs/benchmarks.md measures it).
+     */
+    public static final int DEFAULT_READ_CONCURRENCY = 16;
 
     private final ScanPlanner planner;
     private final Map<String, String> fileIoProperties = new LinkedHashMap<>();
@@ -223,6 +248,8 @@ public final class IcebergScanPlanner {
     private @Nullable Long splitSize;
     private boolean scanReports = DEFAULT_SCAN_REPORTS;
     private Clock clock = Clock.systemUTC();
+    private int readConcurrency = DEFAULT_READ_CONCURRENCY;
+    private @Nullable Executor readExecutor;
 
     private Builder(ScanPlanner planner) {
       this.planner = Objects.requireNonNull(planner, "planner");
@@ -259,6 +286,29 @@ public final class IcebergScanPlanner {
      */
     public Builder scanReports(boolean scanReports) {
       this.scanReports = scanReports;
+      return this;
+    }
+
+    /**
+     * How many tasks a read of rows reads at once (default {@value #DEFAULT_READ_CONCURRENCY}): at most this many
+     * files of a read are open, and twice as many tasks' rows are read ahead.
+     */
+    public Builder readConcurrency(int readConcurrency) {
+      if (readConcurrency < 1) {
+        throw new IllegalArgumentException("readConcurrency must be at least 1: " + readConcurrency);
+      }
+      this.readConcurrency = readConcurrency;
+      return this;
+    }
+
+    /**
+     * The executor rows are read on, shared by every read of this planner; it is not shut down by
+     * {@link IcebergScanPlanner#close()}. By default, a pool of {@link #readConcurrency} threads of the planner's
+     * own. Reads never block its threads waiting for a consumer: a read whose rows are not taken gives its thread
+     * back.
+     */
+    public Builder readExecutor(Executor readExecutor) {
+      this.readExecutor = Objects.requireNonNull(readExecutor, "readExecutor");
       return this;
     }
 

@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  * away; files opened before keep their FileIO, which stays open until the plan closes. A refresh that fails while
  * the credentials have not expired leaves them in force, and a file opened {@link #REFRESH_INTERVAL} later tries
  * again; once they have expired, every open tries, and the refresh's failure fails it.
+ *
+ * <p>Closing it closes every FileIO it loaded; a file opened after that is refused with an
+ * {@link IllegalStateException} naming the plan, and no FileIO is loaded again.
  */
 final class PlanFileIO implements FileIO {
 
@@ -42,6 +45,7 @@ final class PlanFileIO implements FileIO {
    */
   static final Duration REFRESH_INTERVAL = Duration.ofSeconds(10);
 
+  private final String owner;
   private final String impl;
   private final Map<String, String> properties;
   /** Loaded on first use: a plan that is never read opens no FileIO. */
@@ -53,6 +57,8 @@ final class PlanFileIO implements FileIO {
   /** Every FileIO ever loaded, by credential: closed with the plan. */
   private final Map<StorageCredential, FileIO> loaded = new ConcurrentHashMap<>();
   private volatile Credentials credentials;
+  /** Set once, under this object's lock, which every load takes: nothing is loaded after close. */
+  private volatile boolean closed;
   /** When the next refresh may be tried while the credentials still hold; 0 before the first. */
   private volatile long nextRefreshMillis;
 
@@ -71,8 +77,10 @@ final class PlanFileIO implements FileIO {
     }
   }
 
-  PlanFileIO(Map<String, String> properties, List<StorageCredential> credentials,
+  /** @param owner what the FileIO reads for, named when it is used after close: "plan 7 of db.events", say */
+  PlanFileIO(String owner, Map<String, String> properties, List<StorageCredential> credentials,
       @Nullable Supplier<List<StorageCredential>> refresh, Clock clock) {
+    this.owner = owner;
     this.properties = Map.copyOf(properties);
     this.impl = properties.getOrDefault(IcebergScanPlanner.FILE_IO_IMPL, DEFAULT_FILE_IO_IMPL);
     this.refresh = refresh;
@@ -111,25 +119,43 @@ final class PlanFileIO implements FileIO {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
     this.loaded.values().forEach(FileIO::close);
-    synchronized (this) {
-      if (this.uncredentialed != null) {
-        this.uncredentialed.close();
-      }
+    if (this.uncredentialed != null) {
+      this.uncredentialed.close();
+    }
+  }
+
+  /** @throws IllegalStateException once closed */
+  void checkOpen() {
+    if (this.closed) {
+      throw new IllegalStateException("the files of " + this.owner + " cannot be read: it is closed");
     }
   }
 
   private FileIO ioFor(String location) {
+    checkOpen();
     refreshIfExpiring();
     StorageCredential credential = this.credentials.forLocation(location);
     if (credential == null) {
       return uncredentialed();
     }
+    FileIO io = this.loaded.get(credential);
+    return io != null ? io : loaded(credential);
+  }
+
+  /** A credential's FileIO, loaded under the lock {@link #close} takes, so none is loaded after it. */
+  private synchronized FileIO loaded(StorageCredential credential) {
+    checkOpen();
     return this.loaded.computeIfAbsent(credential, this::load);
   }
 
   private synchronized FileIO uncredentialed() {
+    checkOpen();
     if (this.uncredentialed == null) {
       this.uncredentialed = CatalogUtil.loadFileIO(this.impl, this.properties, hadoopConf(), List.of());
     }

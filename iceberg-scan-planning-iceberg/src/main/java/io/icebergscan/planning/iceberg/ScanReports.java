@@ -1,22 +1,20 @@
 package io.icebergscan.planning.iceberg;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.metrics.CounterResult;
 import org.apache.iceberg.metrics.ImmutableScanMetricsResult;
 import org.apache.iceberg.metrics.ImmutableScanReport;
@@ -34,37 +32,51 @@ import org.jspecify.annotations.Nullable;
  * The {@link ScanReport} a plan sends its catalog, as Apache Iceberg's clients send one after planning locally
  * (Iceberg's own client sends none for a plan on the server): what was scanned, and the metrics this client
  * knows. Manifest counts are the server's to know, so they are left out rather than reported as zero. Sending is
- * best effort: a report that fails is logged, and the plan is returned all the same.
+ * best effort and off the caller's path: the report is sent in the background, given {@link #TIMEOUT}, and a report
+ * that fails or takes longer is logged; the plan is returned without waiting for it.
  */
 final class ScanReports {
 
   private static final Log logger = LogFactory.getLog(ScanReports.class);
 
+  /** How long a report may take: a catalog slow to take reports holds up nothing, and is not waited on for long. */
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
   private ScanReports() {
   }
 
-  static void send(ScanPlanner planner, IcebergTable table, ScanRequest request, Schema projection, ScanPlan plan,
+  /** Sends the report of a plan when the catalog takes reports, without waiting for the catalog's answer. */
+  static void sendInBackground(ScanPlanner planner, IcebergTable table, ResolvedScan scan, ScanPlan plan,
       List<FileScanTask> tasks) {
     try {
+      // the planner's discovery, made by the plan: nothing is sent here
       if (!planner.supportsEndpoint(ScanPlanner.REPORT_METRICS_ENDPOINT)) {
         return;
       }
-      ScanReport report = report(table, request, projection, plan, tasks);
-      if (report != null) {
-        planner.reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)));
+      ScanReport report = report(table, scan, plan, tasks);
+      if (report == null) {
+        return;
       }
+      planner.reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
+          .timeout(TIMEOUT)
+          .subscribe(null, failure -> failed(table, failure));
     }
     catch (RuntimeException failure) {
-      logger.warn("The scan report of " + table.identifier() + " could not be sent; the plan is not affected: "
-          + failure.getMessage());
+      failed(table, failure);
     }
   }
 
+  private static void failed(IcebergTable table, Throwable failure) {
+    logger.warn("The scan report of " + table.identifier() + " could not be sent; the plan is not affected: "
+        + (failure instanceof TimeoutException ? "no answer within " + TIMEOUT : failure.getMessage()));
+  }
+
   /** The report, or {@code null} for a table with no snapshot to name. */
-  static @Nullable ScanReport report(IcebergTable table, ScanRequest request, Schema projection, ScanPlan plan,
+  static @Nullable ScanReport report(IcebergTable table, ResolvedScan scan, ScanPlan plan,
       List<FileScanTask> tasks) {
-    Long snapshotId = request.snapshotId() != null ? request.snapshotId()
-        : request.endSnapshotId() != null ? request.endSnapshotId() : currentSnapshotId(table);
+    // the snapshot planned: the one the request named, the current one of the table as loaded, or an incremental
+    // scan's end
+    Long snapshotId = scan.snapshotId() != null ? scan.snapshotId() : scan.request().endSnapshotId();
     if (snapshotId == null) {
       return null;
     }
@@ -104,12 +116,12 @@ final class ScanReports {
         .positionalDeleteFiles(count(positional))
         .dvs(count(dvs))
         .build();
-    Schema schema = table.schema();
+    Schema projection = scan.projection();
     return ImmutableScanReport.builder()
         .tableName(table.identifier().toString())
         .snapshotId(snapshotId)
-        .filter(request.filter() == null ? Expressions.alwaysTrue() : ExpressionParser.fromJson(request.filter()))
-        .schemaId(schema.schemaId())
+        .filter(scan.filter())
+        .schemaId(scan.schema().schemaId())
         .projectedFieldIds(TypeUtil.getProjectedIds(projection))
         .projectedFieldNames(projection.columns().stream().map(field -> projection.findColumnName(field.fieldId()))
             .toList())
@@ -119,11 +131,6 @@ final class ScanReports {
         .putMetadata("requests-made", Integer.toString(plan.requestsMade()))
         .putMetadata("replans", Integer.toString(plan.replans()))
         .build();
-  }
-
-  private static @Nullable Long currentSnapshotId(IcebergTable table) {
-    Snapshot current = table.metadata().currentSnapshot();
-    return current == null ? null : current.snapshotId();
   }
 
   private static CounterResult count(long value) {

@@ -22,6 +22,7 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SingleValueParser;
 import org.apache.iceberg.SortOrder;
@@ -37,8 +38,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns the planner's tasks into Apache Iceberg's own {@link FileScanTask}s with the meaning Iceberg's REST client
  * gives them: partition data typed by the spec the file names, bounds and key metadata as the binary Iceberg
- * writes in hex, and the residual bound to the spec's schema and simplified per partition by a
- * {@link ResidualEvaluator}. A value that does not fit the table fails the whole conversion with a
+ * writes in hex, and the residual bound to the schema the scan reads with and simplified per partition by a
+ * {@link ResidualEvaluator}. The table's specs are bound to that schema too, so a time travel to a snapshot whose
+ * columns were renamed or dropped since binds its residuals by the names it had (Iceberg's REST client binds them to
+ * the current schema and fails). A value that does not fit the table fails the whole conversion with a
  * {@link MalformedResponseException} naming the file and the field; nothing is dropped.
  *
  * <p>Thread-safe: one converter serves a plan, whose tasks arrive on the planner's threads.
@@ -48,7 +51,15 @@ final class TaskConverter {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final TableMetadata metadata;
+  private final Schema schema;
   private final boolean caseSensitive;
+  /** Whether the scan reads with another schema than the current one, which the table's specs are bound to. */
+  private final boolean rebind;
+  /**
+   * Per spec id, when {@link #rebind}: the table's spec bound to the scan's schema, for the task's schema, spec and
+   * residual; its files' partition values are typed by the table's spec, as Iceberg's own planning types them.
+   */
+  private final Map<Integer, PartitionSpec> specs = new ConcurrentHashMap<>();
   /** Per spec: the schema and spec JSON every task of that spec carries, written once rather than per task. */
   private final Map<Integer, SpecStrings> specStrings = new ConcurrentHashMap<>();
   /** Per spec and residual text: most tasks of a plan share one residual. */
@@ -60,9 +71,12 @@ final class TaskConverter {
   private record ResidualKey(int specId, @Nullable String residual) {
   }
 
-  TaskConverter(TableMetadata metadata, boolean caseSensitive) {
+  /** @param schema the schema the scan reads with: the table's current one, or a time travel's snapshot schema */
+  TaskConverter(TableMetadata metadata, Schema schema, boolean caseSensitive) {
     this.metadata = metadata;
+    this.schema = schema;
     this.caseSensitive = caseSensitive;
+    this.rebind = !schema.sameSchema(metadata.schema());
   }
 
   FileScanTask convert(io.icebergscan.planning.model.FileScanTask task) {
@@ -74,10 +88,11 @@ final class TaskConverter {
       DeleteFile delete = task.deleteFiles().get(i);
       deletes[i] = deleteFile(delete, spec(delete, "delete-files[" + i + "]"), "delete-files[" + i + "]");
     }
+    PartitionSpec scanSpec = scanSpec(spec);
     SpecStrings strings = this.specStrings.computeIfAbsent(spec.specId(),
-        id -> new SpecStrings(SchemaParser.toJson(spec.schema()), PartitionSpecParser.toJson(spec)));
+        id -> new SpecStrings(SchemaParser.toJson(scanSpec.schema()), PartitionSpecParser.toJson(scanSpec)));
     return new BaseFileScanTask(dataFile, deletes, strings.schema(), strings.spec(),
-        residual(spec, task.residualFilter(), data.filePath()));
+        residual(scanSpec, task.residualFilter(), data.filePath()));
   }
 
   private PartitionSpec spec(ContentFile file, String field) {
@@ -87,6 +102,24 @@ final class TaskConverter {
           + "(its specs: " + this.metadata.specsById().keySet() + ")", null);
     }
     return spec;
+  }
+
+  /** The spec as the scan sees it: bound to the scan's schema, which its residuals are bound to. */
+  private PartitionSpec scanSpec(PartitionSpec spec) {
+    return this.rebind ? this.specs.computeIfAbsent(spec.specId(), id -> rebound(spec)) : spec;
+  }
+
+  /**
+   * The spec bound to the scan's schema: partition fields refer to their source columns by id, which a rename keeps.
+   * A spec whose source column the scan's schema does not have stays bound to the current schema, as Iceberg's own.
+   */
+  private PartitionSpec rebound(PartitionSpec spec) {
+    try {
+      return PartitionSpecParser.fromJson(this.schema, PartitionSpecParser.toJson(spec));
+    }
+    catch (RuntimeException sourceNotInSchema) {
+      return spec;
+    }
   }
 
   private org.apache.iceberg.DataFile dataFile(DataFile file, PartitionSpec spec) {

@@ -7,8 +7,12 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.DeleteLoader;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IdentityPartitionConverters;
@@ -23,34 +27,51 @@ import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one task's rows as Apache Iceberg's generic reader does: the file projected to what the output, the
- * deletes and the residual need, identity partition values as constants, position deletes, equality deletes and
- * deletion vectors applied ({@link GenericDeleteFilter}), then the residual evaluated, and each row cut to the
- * requested projection. Any failure to open or read a file, the task's delete files included, is a
- * {@link TaskReadException} naming the task's data file: rows are never left out in silence.
+ * deletes and the residual need, identity partition values and the selected metadata columns ({@code _file},
+ * {@code _spec_id}, {@code _partition}, {@code _row_id}, …) as constants, position deletes, equality deletes and
+ * deletion vectors applied ({@link GenericDeleteFilter}, with the plan's delete files each read once:
+ * {@link PlanDeletes}), then the residual evaluated, and each row cut to the requested projection. Any failure to
+ * open or read a file, the task's delete files included, is a {@link TaskReadException} naming the task's data file:
+ * rows are never left out in silence.
+ *
+ * <p>Thread-safe: one reader serves a plan, whose tasks may be read on several threads at once.
  */
 final class TaskReader {
 
   private final FileIO io;
   private final Schema tableSchema;
   private final Schema projection;
+  private final List<Types.NestedField> metadataColumns;
+  private final Types.@Nullable StructType partitionType;
   private final boolean caseSensitive;
+  private final PlanDeletes deletes;
+  private final Runnable checkOpen;
 
   /**
-   * @param tableSchema the schema the scan reads with (the table's, or the snapshot's when time-travelling)
-   * @param projection the columns each row is cut to
+   * @param scan what the scan reads: the schema it reads with (the table's, or the snapshot's when
+   *     time-travelling), the columns each row is cut to
+   * @param checkOpen throws an {@link IllegalStateException} naming the plan once its reads are refused
    */
-  TaskReader(FileIO io, Schema tableSchema, Schema projection, boolean caseSensitive) {
+  TaskReader(FileIO io, ResolvedScan scan, PlanDeletes deletes, Runnable checkOpen) {
     AvroWithoutParquet.register();
     this.io = io;
-    this.tableSchema = tableSchema;
-    this.projection = projection;
-    this.caseSensitive = caseSensitive;
+    this.tableSchema = scan.schema();
+    this.projection = scan.projection();
+    this.metadataColumns = this.projection.columns().stream()
+        .filter(column -> MetadataColumns.isMetadataColumn(column.fieldId())).toList();
+    this.partitionType = scan.partitionType();
+    this.caseSensitive = scan.caseSensitive();
+    this.deletes = deletes;
+    this.checkOpen = checkOpen;
   }
 
   Schema projection() {
@@ -76,6 +97,7 @@ final class TaskReader {
 
     @Override
     public CloseableIterator<Record> iterator() {
+      TaskReader.this.checkOpen.run();
       String file = this.task.file().location();
       CloseableIterable<Record> records;
       CloseableIterator<Record> rows;
@@ -101,9 +123,11 @@ final class TaskReader {
 
   private CloseableIterable<Record> open(FileScanTask task) {
     Expression residual = task.residual() == null ? Expressions.alwaysTrue() : task.residual();
-    GenericDeleteFilter deletes = new GenericDeleteFilter(this.io, task, this.tableSchema, withColumnsOf(residual));
-    Schema readSchema = deletes.requiredSchema();
-    Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    Schema requested = withColumnsOf(residual);
+    // a task without deletes needs no filter, nor its projection widened for one
+    TaskDeletes deletes = task.deletes().isEmpty() ? null : new TaskDeletes(task, requested);
+    Schema readSchema = deletes == null ? requested : deletes.requiredSchema();
+    Map<Integer, ?> constants = PartitionUtil.constantsMap(task, this.partitionType, TaskReader::constant);
     CloseableIterable<Record> records = FormatModelRegistry.<Record, Object>readBuilder(task.file().format(),
             Record.class, this.io.newInputFile(task.file()))
         .project(readSchema)
@@ -112,7 +136,9 @@ final class TaskReader {
         .caseSensitive(this.caseSensitive)
         .filter(residual)
         .build();
-    records = deletes.filter(records);
+    if (deletes != null) {
+      records = deletes.filter(records);
+    }
     if (residual != Expressions.alwaysTrue()) {
       InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
       Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, this.caseSensitive);
@@ -124,14 +150,57 @@ final class TaskReader {
         : CloseableIterable.transform(records, record -> project(record, output));
   }
 
-  /** The projection with the columns the residual reads, which the reader needs even when they are not output. */
+  /**
+   * The projection with the columns the residual reads, which the reader needs even when they are not output; the
+   * selected metadata columns stay, after the data columns.
+   */
   private Schema withColumnsOf(Expression residual) {
     if (residual == Expressions.alwaysTrue()) {
       return this.projection;
     }
     Set<Integer> ids = new HashSet<>(TypeUtil.getProjectedIds(this.projection));
     ids.addAll(Binder.boundReferences(this.tableSchema.asStruct(), List.of(residual), this.caseSensitive));
-    return TypeUtil.select(this.tableSchema, ids);
+    // select keeps the ids the table's schema has: the metadata columns are joined again
+    Schema data = TypeUtil.select(this.tableSchema, ids);
+    return this.metadataColumns.isEmpty() ? data : TypeUtil.join(data, new Schema(this.metadataColumns));
+  }
+
+  /**
+   * A constant as Iceberg's generic records hold it: identity partition values converted as Iceberg's generic reader
+   * converts them, and {@code _partition} as a record of its partition type rather than Iceberg's internal struct.
+   */
+  private static @Nullable Object constant(Type type, @Nullable Object value) {
+    if (value instanceof StructLike struct && type.isStructType()) {
+      Types.StructType structType = type.asStructType();
+      GenericRecord record = GenericRecord.create(structType);
+      List<Types.NestedField> fields = structType.fields();
+      for (int i = 0; i < fields.size(); i++) {
+        record.set(i, constant(fields.get(i).type(), struct.get(i, Object.class)));
+      }
+      return record;
+    }
+    return IdentityPartitionConverters.convertConstant(type, value);
+  }
+
+  /**
+   * Iceberg's delete filter of generic records with the plan's {@link PlanDeletes} as its loader, opening each delete
+   * file with its known length, as a data file is opened (an object store need not be asked for it).
+   */
+  private final class TaskDeletes extends GenericDeleteFilter {
+
+    TaskDeletes(FileScanTask task, Schema requested) {
+      super(TaskReader.this.io, task, TaskReader.this.tableSchema, requested);
+    }
+
+    @Override
+    protected DeleteLoader newDeleteLoader() {
+      return TaskReader.this.deletes.loader(this::loadInputFile);
+    }
+
+    @Override
+    protected InputFile loadInputFile(DeleteFile deleteFile) {
+      return TaskReader.this.io.newInputFile(deleteFile);
+    }
   }
 
   /** The record cut to {@code type}, nested structs included. */

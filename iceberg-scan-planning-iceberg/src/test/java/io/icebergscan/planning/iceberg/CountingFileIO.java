@@ -1,11 +1,14 @@
 package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,9 +20,12 @@ import org.apache.iceberg.io.SeekableInputStream;
 
 /**
  * A FileIO for tests that counts what is left open: FileIO instances initialized and not closed, and input streams
- * opened and not closed. Loaded by name ({@code io-impl}) as any FileIO is, over the embedded catalog's files in
- * Iceberg's JVM-wide in-memory FileIO. Iceberg creates the instances, so each test counts in a {@link Scope} of its
- * own, named by the property {@link #SCOPE} its FileIOs are initialized with.
+ * opened and not closed (and the most open at once). Loaded by name ({@code io-impl}) as any FileIO is, over the
+ * embedded catalog's files in Iceberg's JVM-wide in-memory FileIO. Iceberg creates the instances, so each test counts
+ * in a {@link Scope} of its own, named by the property {@link #SCOPE} its FileIOs are initialized with.
+ *
+ * <p>A scope can also {@link Scope#hold hold} the opening of a file ({@code newInputFile}) until the test releases
+ * it, to order what concurrent reads do without sleeping.
  */
 public final class CountingFileIO implements FileIO {
 
@@ -40,8 +46,14 @@ public final class CountingFileIO implements FileIO {
     private final AtomicInteger openFileIOs = new AtomicInteger();
     private final AtomicInteger openStreams = new AtomicInteger();
     private final AtomicInteger streamsOpened = new AtomicInteger();
+    private final AtomicInteger maxOpenStreams = new AtomicInteger();
+    private final AtomicInteger fileIOsOpened = new AtomicInteger();
+    private final AtomicInteger failedOpens = new AtomicInteger();
+    private final Queue<Gate> gates = new ConcurrentLinkedQueue<>();
     /** The locations of the streams open now, one entry per stream. */
     private final Queue<String> openLocations = new ConcurrentLinkedQueue<>();
+    /** The location of every stream opened, one entry per stream. */
+    private final Queue<String> openedLocations = new ConcurrentLinkedQueue<>();
 
     /** The FileIO properties that make instances count here ({@code io-impl} and the scope). */
     Map<String, String> fileIoProperties() {
@@ -60,14 +72,79 @@ public final class CountingFileIO implements FileIO {
       return this.streamsOpened.get();
     }
 
+    /** How many streams were opened of files whose location contains {@code fragment}. */
+    long streamsOpened(String fragment) {
+      return this.openedLocations.stream().filter(location -> location.contains(fragment)).count();
+    }
+
+    /** The most streams that were open at once. */
+    int maxOpenStreams() {
+      return this.maxOpenStreams.get();
+    }
+
+    /** FileIO instances initialized in this scope, closed or not. */
+    int fileIOsOpened() {
+      return this.fileIOsOpened.get();
+    }
+
+    /** Files that could not be opened (a missing file, say). */
+    int failedOpens() {
+      return this.failedOpens.get();
+    }
+
+    /** Holds every opening of a file whose location contains {@code fragment} until the gate is released. */
+    Gate hold(String fragment) {
+      Gate gate = new Gate(fragment);
+      this.gates.add(gate);
+      return gate;
+    }
+
+    private void await(String location) {
+      for (Gate gate : this.gates) {
+        if (location.contains(gate.fragment)) {
+          gate.arrived.countDown();
+          try {
+            if (!gate.released.await(30, TimeUnit.SECONDS)) {
+              throw new IllegalStateException("the test never released " + gate.fragment);
+            }
+          }
+          catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+          }
+        }
+      }
+    }
+
     /** The locations of the streams open now: a failing assertion names the files left open. */
-    java.util.List<String> openLocations() {
-      return java.util.List.copyOf(this.openLocations);
+    List<String> openLocations() {
+      return List.copyOf(this.openLocations);
     }
 
     @Override
     public String toString() {
       return "open FileIOs " + openFileIOs() + ", open streams " + openStreams() + " " + openLocations();
+    }
+  }
+
+  /** An opening held until released: {@link #arrived} once a read is waiting at it. */
+  static final class Gate {
+
+    private final String fragment;
+    private final CountDownLatch arrived = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    Gate(String fragment) {
+      this.fragment = fragment;
+    }
+
+    /** Waits, at most 30 s, for a read to arrive at the gate; whether one did. */
+    boolean awaitArrival() throws InterruptedException {
+      return this.arrived.await(30, TimeUnit.SECONDS);
+    }
+
+    void release() {
+      this.released.countDown();
     }
   }
 
@@ -88,17 +165,30 @@ public final class CountingFileIO implements FileIO {
     String name = properties.get(SCOPE);
     this.scope = name == null ? new Scope() : SCOPES.computeIfAbsent(name, ignored -> new Scope());
     this.scope.openFileIOs.incrementAndGet();
+    this.scope.fileIOsOpened.incrementAndGet();
     this.files.initialize(properties);
   }
 
   @Override
   public InputFile newInputFile(String path) {
-    return new CountingInputFile(this.files.newInputFile(path));
+    return opened(path, () -> this.files.newInputFile(path));
   }
 
   @Override
   public InputFile newInputFile(String path, long length) {
-    return new CountingInputFile(this.files.newInputFile(path, length));
+    return opened(path, () -> this.files.newInputFile(path, length));
+  }
+
+  /** Held while a gate of the scope holds the path; Iceberg's in-memory FileIO fails here for a missing file. */
+  private InputFile opened(String path, java.util.function.Supplier<InputFile> open) {
+    this.scope.await(path);
+    try {
+      return new CountingInputFile(open.get());
+    }
+    catch (RuntimeException missing) {
+      this.scope.failedOpens.incrementAndGet();
+      throw missing;
+    }
   }
 
   @Override
@@ -139,11 +229,12 @@ public final class CountingFileIO implements FileIO {
 
     @Override
     public SeekableInputStream newStream() {
-      SeekableInputStream stream = this.file.newStream();
       Scope counted = CountingFileIO.this.scope;
-      counted.openStreams.incrementAndGet();
+      SeekableInputStream stream = this.file.newStream();
+      counted.maxOpenStreams.accumulateAndGet(counted.openStreams.incrementAndGet(), Math::max);
       counted.streamsOpened.incrementAndGet();
       counted.openLocations.add(this.file.location());
+      counted.openedLocations.add(this.file.location());
       return new CountingStream(stream, counted, this.file.location());
     }
 

@@ -42,6 +42,8 @@ class PlanFileIOTest {
   private static final Map<String, String> BASE = Map.of("io-impl", RecordingFileIO.class.getName(),
       RecordingFileIO.ACCESS_KEY, "base");
 
+  private static final String PLAN = "a test plan";
+
   private final String root = "memory://plan-file-io-test/" + UUID.randomUUID();
   private final String file = this.root + "/data/a.avro";
 
@@ -54,7 +56,7 @@ class PlanFileIOTest {
     String marker = UUID.randomUUID().toString();
     Map<String, String> properties = new java.util.HashMap<>(BASE);
     properties.put("test.marker", marker);
-    try (PlanFileIO io = new PlanFileIO(properties, List.of(credential(this.root, RecordingFileIO.ACCESS_KEY,
+    try (PlanFileIO io = new PlanFileIO(PLAN, properties, List.of(credential(this.root, RecordingFileIO.ACCESS_KEY,
         "scoped")), null, new TestClock(EXPIRY))) {
       assertThat(RecordingFileIO.initializedWith("test.marker", marker)).isZero();
       String elsewhere = "memory://elsewhere/" + marker;
@@ -102,7 +104,7 @@ class PlanFileIOTest {
   void theCredentialsAreLoadedAgainOnceWhenTheEarliestExpiryIsWithinTheMargin() {
     TestClock clock = new TestClock(EXPIRY - PlanFileIO.REFRESH_MARGIN.toMillis() - 1);
     AtomicInteger refreshes = new AtomicInteger();
-    try (PlanFileIO io = new PlanFileIO(BASE, List.of(expiring("first", EXPIRY)), () -> {
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), () -> {
       refreshes.incrementAndGet();
       return List.of(expiring("second", EXPIRY + Duration.ofHours(1).toMillis()));
     }, clock)) {
@@ -138,7 +140,8 @@ class PlanFileIOTest {
       return List.of(expiring("second", EXPIRY + Duration.ofHours(1).toMillis()));
     };
     ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try (PlanFileIO io = new PlanFileIO(BASE, List.of(expiring("first", EXPIRY)), refresh, new TestClock(EXPIRY))) {
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), refresh,
+        new TestClock(EXPIRY))) {
       List<Thread> openers = new ArrayList<>();
       List<Future<?>> opens = new ArrayList<>();
       opens.add(pool.submit(() -> io.newInputFile(this.file)));
@@ -174,7 +177,7 @@ class PlanFileIOTest {
   void aRefreshThatFailsWhileTheCredentialsStillHoldKeepsThem() {
     TestClock clock = new TestClock(EXPIRY - Duration.ofMinutes(1).toMillis());
     AtomicInteger refreshes = new AtomicInteger();
-    try (PlanFileIO io = new PlanFileIO(BASE, List.of(expiring("first", EXPIRY)), () -> {
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), () -> {
       refreshes.incrementAndGet();
       throw new ForbiddenException("the catalog vends no more");
     }, clock)) {
@@ -200,7 +203,7 @@ class PlanFileIOTest {
 
   @Test
   void withoutARefreshExpiringCredentialsAreUsedAsTheyAre() {
-    try (PlanFileIO io = new PlanFileIO(BASE, List.of(expiring("first", EXPIRY)), null,
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), null,
         new TestClock(EXPIRY + 1))) {
       io.newInputFile(this.file);
       assertThat(accessKeys()).containsExactly("first");

@@ -2,9 +2,14 @@ package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import io.icebergscan.planning.ScanPlanner;
@@ -23,19 +28,24 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.types.Types;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * What reading leaves open, counted by {@link CountingFileIO}: no input stream and no FileIO, for Avro and for
- * Parquet, through every way rows are read (a plan's {@code rows()}, one task's, one split's, and a streamed plan's
- * {@code readRows()}), whether the rows are read to the end, closed after the first row, or end in a failure.
+ * Parquet, through every way rows are read (a plan's {@code rows()} in task order, as read and as a {@code Flux}, one
+ * task's, one split's, and a streamed plan's {@code readRows()}, as an iterator and as a {@code Flux}), whether the
+ * rows are read to the end, closed after the first row, closed from another thread, or end in a failure.
  * Each read is of a table without deletes and of one with a deletion vector and an equality delete file, whose
  * streams count too.
  */
@@ -47,13 +57,14 @@ class ReadResourcesTests {
   private static final String NAMESPACE = "resources";
   private static final int FILES = 4;
   private static final int ROWS_PER_FILE = 5;
+  private static final Duration BOUND = Duration.ofSeconds(30);
 
   private static EmbeddedIcebergCatalog catalog;
   private static ScanPlanner planner;
 
   /** How rows are read. */
   enum Entry {
-    PLAN_ROWS, TASK_ROWS, SPLIT_ROWS, READ_ROWS
+    PLAN_ROWS, PLAN_ROWS_AS_READ, PLAN_ROWS_FLUX, TASK_ROWS, SPLIT_ROWS, READ_ROWS, READ_ROWS_FLUX
   }
 
   /** How a read ends. */
@@ -62,6 +73,8 @@ class ReadResourcesTests {
     FULL,
     /** The rows closed after the first row. */
     EARLY_CLOSE,
+    /** The rows closed after the first row, by another thread. */
+    CLOSE_FROM_ANOTHER_THREAD,
     /** A data file is missing: the read fails, then the rows are closed. */
     FAILURE
   }
@@ -109,33 +122,53 @@ class ReadResourcesTests {
     if (entry == Entry.READ_ROWS) {
       failures += read(ending, iceberg.readRows(table, ScanRequest.all()));
     }
+    else if (entry == Entry.READ_ROWS_FLUX) {
+      failures += read(ending, iceberg.readRows(table, ScanRequest.all()).flux());
+    }
     else {
       try (IcebergScanPlan plan = iceberg.plan(table, ScanRequest.all())) {
-        for (CloseableIterable<Record> rows : rows(plan, entry)) {
-          failures += read(ending, rows);
+        if (entry == Entry.PLAN_ROWS_FLUX) {
+          failures += read(ending, plan.rows().flux());
         }
-        assertThat(scope.openStreams()).as("streams open once the rows are closed: %s", scope).isZero();
+        else {
+          for (CloseableIterable<Record> rows : rows(plan, entry)) {
+            failures += read(ending, rows);
+          }
+        }
+        // a Flux's jobs close their files as they notice the cancel, after it returned
+        settled().untilAsserted(() -> assertThat(scope.openStreams())
+            .as("streams open once the rows are closed: %s", scope).isZero());
       }
     }
     assertThat(failures).as("reads that failed").isEqualTo(ending == Ending.FAILURE ? 1 : 0);
     assertThat(scope.streamsOpened()).as("the read opened files").isPositive();
-    assertThat(scope.openStreams()).as("%s", scope).isZero();
-    assertThat(scope.openFileIOs()).as("%s", scope).isZero();
+    settled().untilAsserted(() -> {
+      assertThat(scope.openStreams()).as("%s", scope).isZero();
+      assertThat(scope.openFileIOs()).as("%s", scope).isZero();
+    });
+    iceberg.close();
+  }
+
+  /** A wait for what a {@code Flux}'s jobs close after its cancel has returned: at once for the others. */
+  private static ConditionFactory settled() {
+    return await().atMost(BOUND).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5));
   }
 
   private static List<CloseableIterable<Record>> rows(IcebergScanPlan plan, Entry entry) {
     return switch (entry) {
       case PLAN_ROWS -> List.of(plan.rows());
+      case PLAN_ROWS_AS_READ -> List.of(plan.rows().unordered());
       case TASK_ROWS -> plan.tasks().stream().map(plan::rows).toList();
       case SPLIT_ROWS -> {
-        // no file split, several files a group (a task weighs the open-file cost once more per delete file): a split's rows are several tasks' one after the other
+        // no file split, several files a group (a task weighs the open-file cost once more per delete file): a
+        // split's rows are several tasks' one after the other
         long size = 1L << 40;
         List<CombinedScanTask> splits = plan.splitTasks(new SplitSettings(size, 1, size / 8));
         assertThat(splits).anySatisfy(split -> assertThat(split.files()).hasSizeGreaterThan(1));
         assertThat(splits.stream().mapToInt(split -> split.files().size()).sum()).isEqualTo(FILES);
         yield splits.stream().map(plan::rows).toList();
       }
-      case READ_ROWS -> throw new IllegalArgumentException("not a plan's rows");
+      case PLAN_ROWS_FLUX, READ_ROWS, READ_ROWS_FLUX -> throw new IllegalArgumentException(entry + " is not a plan's");
     };
   }
 
@@ -145,10 +178,20 @@ class ReadResourcesTests {
    */
   private static int read(Ending ending, CloseableIterable<Record> rows) {
     try (rows) {
-      if (ending == Ending.EARLY_CLOSE) {
+      if (ending == Ending.EARLY_CLOSE || ending == Ending.CLOSE_FROM_ANOTHER_THREAD) {
         CloseableIterator<Record> iterator = rows.iterator();
         assertThat(iterator.hasNext()).isTrue();
         iterator.next();
+        if (ending == Ending.CLOSE_FROM_ANOTHER_THREAD) {
+          CompletableFuture.runAsync(() -> {
+            try {
+              iterator.close();
+            }
+            catch (IOException closing) {
+              throw new UncheckedIOException(closing);
+            }
+          }).get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
         return 0;
       }
       int read = 0;
@@ -164,6 +207,34 @@ class ReadResourcesTests {
     }
     catch (IOException closing) {
       throw new UncheckedIOException(closing);
+    }
+    catch (InterruptedException | ExecutionException | TimeoutException closing) {
+      throw new IllegalStateException(closing);
+    }
+  }
+
+  /** As {@link #read(Ending, CloseableIterable)}, for rows as a {@code Flux}: a close is a cancel. */
+  private static int read(Ending ending, Flux<Record> rows) {
+    try {
+      switch (ending) {
+        case FULL -> assertThat(rows.collectList().block(BOUND)).isNotEmpty();
+        case EARLY_CLOSE -> assertThat(rows.blockFirst(BOUND)).isNotNull();
+        case CLOSE_FROM_ANOTHER_THREAD -> {
+          CompletableFuture<Record> first = new CompletableFuture<>();
+          Disposable subscription = rows.limitRate(1).subscribe(first::complete);
+          assertThat(first.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isNotNull();
+          CompletableFuture.runAsync(subscription::dispose).get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
+        case FAILURE -> rows.blockLast(BOUND);
+      }
+      return 0;
+    }
+    catch (TaskReadException failed) {
+      assertThat(ending).isEqualTo(Ending.FAILURE);
+      return 1;
+    }
+    catch (InterruptedException | ExecutionException | TimeoutException waiting) {
+      throw new IllegalStateException(waiting);
     }
   }
 

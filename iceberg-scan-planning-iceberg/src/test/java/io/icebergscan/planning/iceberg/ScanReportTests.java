@@ -12,6 +12,7 @@ import io.icebergscan.planning.LoadedTable;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.TaskBatch;
 import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
@@ -35,8 +36,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * After a plan, the catalog gets a {@code ScanReport} of what was scanned and the metrics this client knows, sent
@@ -107,9 +110,9 @@ class ScanReportTests {
       assertThat(report.scanMetrics().totalDataManifests()).as("the server's to know").isNull();
       assertThat(report.metadata()).containsEntry("plan-tasks-fetched",
           Integer.toString(plan.scanPlan().planTasksFetched())).containsEntry("planner", "iceberg-scan-planning");
-      // and Apache Iceberg's server took it: the recording planner sent it through the real one, which throws on
+      // and Apache Iceberg's server took it: the recording planner sent it through the real one, which fails on
       // anything but a 2xx
-      assertThat(this.recording.accepted).isEqualTo(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> this.recording.accepted == 1);
     }
   }
 
@@ -123,6 +126,40 @@ class ScanReportTests {
       assertThat(report.snapshotId()).isEqualTo(first);
       assertThat(report.filter()).isEqualTo(Expressions.alwaysTrue());
       assertThat(plan.tasks()).hasSize(3);
+    }
+  }
+
+  @Test
+  void aPlanOfATableLoadedEarlierReportsTheSnapshotItPlannedNotOneCommittedSince() {
+    EmbeddedTable later = catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("reports", "later"),
+        SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("day").build(), 2);
+    later.appendRows(FileFormat.AVRO, List.of(later.newRecord(1L, "one", LocalDate.EPOCH)));
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
+    IcebergTable loaded = iceberg.loadTable(TableIdentifier.of("reports", "later"));
+    long planned = later.currentSnapshotId();
+    later.table().updateSpec().addField(Expressions.bucket("id", 2)).commit();
+    later.appendRows(FileFormat.AVRO, List.of(later.newRecord(2L, "two", LocalDate.EPOCH)));
+    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.all())) {
+      assertThat(plan.tasks()).as("the files of the snapshot planned").hasSize(1);
+      ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
+      assertThat(report.snapshotId()).isEqualTo(planned);
+    }
+  }
+
+  @Test
+  void aCatalogSlowToTakeTheReportDoesNotHoldUpThePlan() {
+    catalog.metricsLatency(Duration.ofSeconds(5));
+    try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).build()) {
+      catalog.resetRequestCounts();
+      try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+        assertThat(plan.tasks()).hasSize(3);
+      }
+      // the plan is back; its report reaches the catalog, which is still answering it
+      await().atMost(Duration.ofSeconds(4)).until(() -> catalog.requestCounts().metrics() == 1);
+      assertThat(catalog.requestCounts().metricsInFlight()).isOne();
+    }
+    finally {
+      catalog.metricsLatency(Duration.ZERO);
     }
   }
 
@@ -158,8 +195,8 @@ class ScanReportTests {
     }
 
     @Override
-    public Flux<FileScanTask> planTasks(TableIdentifier table, ScanRequest request) {
-      return planner.planTasks(table, request);
+    public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
+      return planner.planBatches(table, request);
     }
 
     @Override
@@ -173,13 +210,13 @@ class ScanReportTests {
     }
 
     @Override
-    public void reportMetrics(TableIdentifier table, String reportJson) {
+    public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
       this.reports.add(reportJson);
       if (this.failReports) {
-        throw new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null, null);
+        return Mono.error(new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null,
+            null));
       }
-      planner.reportMetrics(table, reportJson);
-      this.accepted++;
+      return planner.reportMetrics(table, reportJson).doOnSuccess(done -> this.accepted++);
     }
 
     @Override

@@ -29,6 +29,7 @@ import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -225,13 +226,17 @@ class TaskConversionTests {
 
   @Test
   void aFileOfASpecTheTableDoesNotHaveFailsNamingTheFile() {
-    Table other = catalog.table(DELETES).table();
-    // the wide table's files name specs the other table does not have (spec 1): a plan of one with the other's
-    // metadata is malformed, never a task with a wrong partition
-    IcebergTable mismatched = IcebergTable.of(io(WIDE), other);
-    assertThatThrownBy(() -> iceberg.plan(mismatched, ScanRequest.all()))
+    // the wide table's files name specs the other table does not have (spec 1): converted with the other's
+    // metadata they are malformed, never tasks with a wrong partition
+    TableMetadata other = IcebergTable.of(io(DELETES), catalog.table(DELETES).table()).metadata();
+    TaskConverter converter = new TaskConverter(other, other.schema(), true);
+    io.icebergscan.planning.model.FileScanTask wide = planner.plan(io(WIDE), ScanRequest.all()).tasks().stream()
+        .filter(task -> task.dataFile().specId() == 1).findFirst().orElseThrow();
+    assertThatThrownBy(() -> converter.convert(wide))
         .isInstanceOf(MalformedResponseException.class)
-        .hasMessageContaining("s3://bucket/wide/");
+        .hasMessageContaining("s3://bucket/wide/")
+        .satisfies(failure -> assertThat(((MalformedResponseException) failure).field())
+            .isEqualTo("data-file.spec-id"));
   }
 
   private static IcebergScanPlan plan(TableIdentifier identifier, ScanRequest request) {

@@ -238,19 +238,37 @@ class VendedCredentialsTests {
   }
 
   @Test
-  void streamedRowsLoadTheTablesCredentialsAgainWithoutAPlan() {
+  void streamedRowsReadWithThePlansCredentialsAndLoadThemAgainForThatPlan() {
     EmbeddedTable table = table("streamed");
-    vend(request -> request.endpoint().equals(Endpoint.V1_TABLE_CREDENTIALS)
-        ? List.of(credential(location(table) + "/", "refreshed"))
-        : List.of(expiring(location(table) + "/", "vended", EXPIRY)));
+    vend(request -> switch (request.endpoint().path().endsWith("/credentials") ? "refresh"
+        : request.endpoint().equals(Endpoint.V1_LOAD_TABLE) ? "load" : "plan") {
+      case "refresh" -> List.of(credential(location(table) + "/", "refreshed"));
+      case "load" -> List.of(credential(location(table) + "/", "table"));
+      default -> List.of(expiring(location(table) + "/", "plan", EXPIRY));
+    });
+    // at the plan's credentials' expiry: the first file opened loads them again
     IcebergScanPlanner iceberg = icebergPlanner().clock(new PlanFileIOTest.TestClock(EXPIRY)).build();
     IcebergTable loaded = iceberg.loadTable(identifier(table));
     this.catalog.resetRequestCounts();
+    this.vended.clear();
     assertThat(read(iceberg.readRows(loaded, ScanRequest.all()))).hasSize(6);
     assertThat(this.catalog.requestCounts().credentials()).isEqualTo(1);
-    assertThat(this.vended).last().isEqualTo(new CredentialsRequest(Endpoint.V1_TABLE_CREDENTIALS,
-        table.identifier(), null));
+    CredentialsRequest planned = this.vended.peek();
+    assertThat(planned.endpoint()).isEqualTo(Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN);
+    assertThat(planned.planId()).isNotNull();
+    assertThat(this.vended).last().as("loaded again for the plan the stream read")
+        .isEqualTo(new CredentialsRequest(Endpoint.V1_TABLE_CREDENTIALS, table.identifier(), planned.planId()));
     assertThat(accessKeys(table)).hasSizeGreaterThanOrEqualTo(2).containsOnly("refreshed");
+  }
+
+  @Test
+  void streamedRowsReadWithThePlansCredentialsOverTheTables() {
+    EmbeddedTable table = table("streamed_plan_wins");
+    vend(request -> List.of(credential(location(table) + "/",
+        request.endpoint().equals(Endpoint.V1_LOAD_TABLE) ? "table" : "plan")));
+    IcebergScanPlanner iceberg = icebergPlanner().build();
+    assertThat(read(iceberg.readRows(iceberg.loadTable(identifier(table)), ScanRequest.all()))).hasSize(6);
+    assertThat(accessKeys(table)).hasSizeGreaterThanOrEqualTo(2).containsOnly("plan");
   }
 
   @Test

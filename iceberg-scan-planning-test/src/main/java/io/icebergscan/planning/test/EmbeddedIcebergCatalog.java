@@ -60,8 +60,8 @@ import org.jspecify.annotations.Nullable;
  * defaults must be configured with that FileIO to read data.
  *
  * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
- * {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken}, {@link #vendedCredentials},
- * {@link #credentialsEndpoint}) can be set before or after {@link #start()}; a change applies to the requests that
+ * {@link #metricsLatency}, {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken},
+ * {@link #vendedCredentials}, {@link #credentialsEndpoint}) can be set before or after {@link #start()}; a change applies to the requests that
  * arrive after it.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
@@ -136,6 +136,20 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
       throw new IllegalArgumentException("latency must not be negative: " + latency);
     }
     this.settings.tasksLatency = latency;
+    return this;
+  }
+
+  /**
+   * A delay before each answer to {@code POST …/metrics} (default none), as at a catalog slow to take reports: a
+   * client should not make its plans wait for one. {@link RequestCounts#metricsInFlight()} shows those being
+   * answered.
+   */
+  public EmbeddedIcebergCatalog metricsLatency(Duration latency) {
+    Objects.requireNonNull(latency, "latency");
+    if (latency.isNegative()) {
+      throw new IllegalArgumentException("latency must not be negative: " + latency);
+    }
+    this.settings.metricsLatency = latency;
     return this;
   }
 

@@ -98,6 +98,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       if (route == PlanningRoute.CREDENTIALS) {
         return responseType.cast(loadCredentials(request, errorHandler));
       }
+      if (route == PlanningRoute.METRICS) {
+        delay(this.settings.metricsLatency);
+        return super.execute(request, responseType, errorHandler, responseHeaders);
+      }
       if (route == PlanningRoute.OTHER) {
         return withVendedCredentials(request, super.execute(request, responseType, errorHandler, responseHeaders),
             responseType, errorHandler);
@@ -402,7 +406,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     }
     catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while delaying a /tasks response", interrupted);
+      throw new IllegalStateException("interrupted while delaying a response", interrupted);
     }
   }
 

@@ -15,7 +15,10 @@ import org.apache.iceberg.rest.RESTUtil;
 enum PlanningRoute {
   /** {@code GET …/tables/{table}/credentials}: a route Iceberg's adapter and servlet do not know. */
   CREDENTIALS,
-  CONFIG, PLAN, POLL, CANCEL, TASKS, OTHER;
+  CONFIG, PLAN, POLL, CANCEL, TASKS,
+  /** {@code POST …/tables/{table}/metrics}: a scan or commit report, answered by Iceberg's adapter. */
+  METRICS,
+  OTHER;
 
   /**
    * The namespace separator Iceberg's 1.11 adapter decodes paths with (its own constant is
@@ -40,6 +43,9 @@ enum PlanningRoute {
     }
     if (parts.size() == 6 && "credentials".equals(action) && method == HTTPMethod.GET) {
       return CREDENTIALS;
+    }
+    if (parts.size() == 6 && "metrics".equals(action) && method == HTTPMethod.POST) {
+      return METRICS;
     }
     if (parts.size() == 7 && "plan".equals(action)) {
       return method == HTTPMethod.GET ? POLL : method == HTTPMethod.DELETE ? CANCEL : OTHER;

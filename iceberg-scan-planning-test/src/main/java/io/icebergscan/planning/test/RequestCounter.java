@@ -3,7 +3,8 @@ package io.icebergscan.planning.test;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts requests by planning route, and credentials requests; {@code /tasks} also by how many are answered at once.
+ * Counts requests by planning route, and credentials and metrics requests; {@code /tasks} also by how many are
+ * answered at once, and metrics reports by how many are being answered now.
  */
 final class RequestCounter {
 
@@ -15,6 +16,8 @@ final class RequestCounter {
   private final AtomicInteger tasksInFlight = new AtomicInteger();
   private final AtomicInteger maxTasksInFlight = new AtomicInteger();
   private final AtomicInteger credentials = new AtomicInteger();
+  private final AtomicInteger metrics = new AtomicInteger();
+  private final AtomicInteger metricsInFlight = new AtomicInteger();
 
   void started(PlanningRoute route) {
     switch (route) {
@@ -27,6 +30,10 @@ final class RequestCounter {
         this.tasks.incrementAndGet();
         this.maxTasksInFlight.accumulateAndGet(this.tasksInFlight.incrementAndGet(), Math::max);
       }
+      case METRICS -> {
+        this.metrics.incrementAndGet();
+        this.metricsInFlight.incrementAndGet();
+      }
       case OTHER -> {
       }
     }
@@ -36,14 +43,17 @@ final class RequestCounter {
     if (route == PlanningRoute.TASKS) {
       this.tasksInFlight.decrementAndGet();
     }
+    if (route == PlanningRoute.METRICS) {
+      this.metricsInFlight.decrementAndGet();
+    }
   }
 
   RequestCounts snapshot() {
     return new RequestCounts(this.config.get(), this.plan.get(), this.poll.get(), this.cancel.get(), this.tasks.get(),
-        this.maxTasksInFlight.get(), this.credentials.get());
+        this.maxTasksInFlight.get(), this.credentials.get(), this.metrics.get(), this.metricsInFlight.get());
   }
 
-  /** Zeroes the counts; the in-flight gauge keeps counting requests still being answered. */
+  /** Zeroes the counts; the in-flight gauges keep counting requests still being answered. */
   void reset() {
     this.config.set(0);
     this.plan.set(0);
@@ -52,5 +62,6 @@ final class RequestCounter {
     this.tasks.set(0);
     this.maxTasksInFlight.set(this.tasksInFlight.get());
     this.credentials.set(0);
+    this.metrics.set(0);
   }
 }

@@ -1,7 +1,7 @@
 package io.icebergscan.planning.test;
 
 /**
- * How many planning and credentials requests an {@link EmbeddedIcebergCatalog} has answered since it started or
+ * How many planning, credentials and metrics requests an {@link EmbeddedIcebergCatalog} has answered since it started or
  * since {@link EmbeddedIcebergCatalog#resetRequestCounts()}; requests rejected before reaching the catalog
  * (a body that does not parse) are not counted.
  *
@@ -13,7 +13,9 @@ package io.icebergscan.planning.test;
  * @param maxConcurrentTasks the most {@code /tasks} requests that were being answered at the same time
  * @param credentials {@code GET …/tables/{table}/credentials}, with or without {@code planId} (see
  *     {@link EmbeddedIcebergCatalog#vendedCredentials})
+ * @param metrics {@code POST …/tables/{table}/metrics}: scan and commit reports
+ * @param metricsInFlight the metrics reports being answered now (see {@link EmbeddedIcebergCatalog#metricsLatency})
  */
 public record RequestCounts(int config, int plan, int poll, int cancel, int tasks, int maxConcurrentTasks,
-    int credentials) {
+    int credentials, int metrics, int metricsInFlight) {
 }

@@ -20,6 +20,7 @@ final class ServerSettings {
   volatile boolean planAsync;
   volatile int submittedPolls;
   volatile Duration tasksLatency = Duration.ZERO;
+  volatile Duration metricsLatency = Duration.ZERO;
   volatile @Nullable FanOut fanOut;
   volatile boolean planningEndpoints = true;
   volatile boolean requireBearerToken;

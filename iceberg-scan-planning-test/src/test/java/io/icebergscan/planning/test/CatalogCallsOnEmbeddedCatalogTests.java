@@ -106,7 +106,7 @@ class CatalogCallsOnEmbeddedCatalogTests {
     assertThat(this.planner.supportsEndpoint(ScanPlanner.REPORT_METRICS_ENDPOINT)).isTrue();
 
     // Iceberg's server reads the body as a ReportMetricsRequest (one it cannot read is a 500), then answers 204
-    this.planner.reportMetrics(PLANNER_EVENTS, ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)));
+    this.planner.reportMetrics(PLANNER_EVENTS, ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report))).block();
 
     // (the levels are joined by the separator the catalog's config names)
     assertThat(this.answers).satisfiesExactly(config -> assertThat(config).isEqualTo("GET /v1/config 200"),

@@ -1,7 +1,12 @@
 package io.icebergscan.planning.iceberg.autoconfigure;
 
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -9,10 +14,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.annotation.Bean;
-import org.springframework.util.unit.DataSize;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
-/** Auto-configuration of the {@link IcebergScanPlanner}, which reads the plans of the {@link ScanPlanner} bean. */
+/**
+ * Auto-configuration of the {@link IcebergScanPlanner}, which reads the plans of the {@link ScanPlanner} bean, and of
+ * the executor it reads rows on.
+ */
 @AutoConfiguration(afterName = IcebergReadingAutoConfiguration.SCAN_PLANNING_AUTO_CONFIGURATION)
 @ConditionalOnClass(IcebergScanPlanner.class)
 @ConditionalOnSingleCandidate(ScanPlanner.class)
@@ -26,7 +35,37 @@ public final class IcebergReadingAutoConfiguration {
   static final String SCAN_PLANNING_AUTO_CONFIGURATION =
       "io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration";
 
-  private static final String SPLIT_SIZE_PROPERTY = "iceberg.rest.scan-planning.iceberg.split-size";
+  /** The name of the executor rows are read on. */
+  public static final String READ_EXECUTOR_BEAN_NAME = "icebergScanPlanningReadExecutor";
+
+  private static final String PREFIX = "iceberg.rest.scan-planning.iceberg.";
+
+  /**
+   * Not a default candidate: an ordinary {@code Executor} bean would make Spring Boot drop the application's own
+   * {@code applicationTaskExecutor}, and nobody should get this one by type. As many threads as tasks are read at
+   * once: reads never block them waiting for a consumer, so queued work always drains.
+   */
+  @Bean(name = READ_EXECUTOR_BEAN_NAME, defaultCandidate = false)
+  @ConditionalOnMissingBean(name = READ_EXECUTOR_BEAN_NAME)
+  ThreadPoolTaskExecutor icebergScanPlanningReadExecutor(IcebergReadingProperties properties,
+      ObjectProvider<ThreadPoolTaskExecutorBuilder> builder) {
+    int threads = properties.readConcurrency() != null ? properties.readConcurrency()
+        : IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY;
+    ThreadPoolTaskExecutor executor = builder.getIfAvailable(ThreadPoolTaskExecutorBuilder::new)
+        .allowCoreThreadTimeOut(true)
+        .threadNamePrefix("iceberg-scan-planning-read-")
+        .awaitTermination(true)
+        .awaitTerminationPeriod(Duration.ofSeconds(10))
+        .build();
+    // Set after build(), which runs the application's executor customizers (a TaskDecorator is welcome); a size
+    // the builder refuses fails start-up below, where the planner is built
+    if (threads >= 1) {
+      executor.setCorePoolSize(threads);
+      executor.setMaxPoolSize(threads);
+    }
+    executor.setQueueCapacity(Integer.MAX_VALUE);
+    return executor;
+  }
 
   /**
    * Named apart from the planner's auto-configured {@code ScanPlanner}, whose bean is {@code icebergScanPlanner}:
@@ -34,22 +73,26 @@ public final class IcebergReadingAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean
-  IcebergScanPlanner icebergReadingScanPlanner(ScanPlanner planner, IcebergReadingProperties properties) {
-    IcebergScanPlanner.Builder builder = IcebergScanPlanner.builder(planner).fileIoProperties(properties.fileIo());
+  IcebergScanPlanner icebergReadingScanPlanner(ScanPlanner planner, IcebergReadingProperties properties,
+      @Qualifier(READ_EXECUTOR_BEAN_NAME) Executor readExecutor) {
+    IcebergScanPlanner.Builder builder = IcebergScanPlanner.builder(planner).fileIoProperties(properties.fileIo())
+        .readExecutor(readExecutor);
     PropertyMapper map = PropertyMapper.get();
-    map.from(properties.splitSize()).to(size -> splitSize(builder, size));
+    map.from(properties.splitSize()).to(size -> checked("split-size", size, () -> builder.splitSize(size.toBytes())));
+    map.from(properties.readConcurrency())
+        .to(concurrency -> checked("read-concurrency", concurrency, () -> builder.readConcurrency(concurrency)));
     map.from(properties.scanReports()).to(builder::scanReports);
     map.from(properties.vendedCredentials()).to(builder::vendedCredentials);
     return builder.build();
   }
 
-  /** The builder checks the size; one it refuses fails start-up naming the property, as the planner's do. */
-  private static void splitSize(IcebergScanPlanner.Builder builder, DataSize size) {
+  /** The builder checks each value; one it refuses fails start-up naming the property, as the planner's do. */
+  private static void checked(String property, Object value, Runnable set) {
     try {
-      builder.splitSize(size.toBytes());
+      set.run();
     }
     catch (IllegalArgumentException refused) {
-      throw new InvalidConfigurationPropertyValueException(SPLIT_SIZE_PROPERTY, size, refused.getMessage());
+      throw new InvalidConfigurationPropertyValueException(PREFIX + property, value, refused.getMessage());
     }
   }
 }

@@ -16,6 +16,8 @@ import org.springframework.util.unit.DataSize;
  *
  * @param splitSize Target size of the combined tasks a plan's files are split into, in place of the table's
  *     "read.split.target-size".
+ * @param readConcurrency How many tasks a read of rows reads at once, on the "icebergScanPlanningReadExecutor"
+ *     (of as many threads): at most this many files of a read are open.
  * @param scanReports Whether each plan sends the catalog a ScanReport when the catalog has the metrics
  *     endpoint. A report that fails never fails the plan.
  * @param vendedCredentials Whether table loads ask the catalog for vended credentials
@@ -27,6 +29,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("iceberg.rest.scan-planning.iceberg")
 public record IcebergReadingProperties(
     @Nullable DataSize splitSize,
+    @Nullable Integer readConcurrency,
     @Nullable Boolean scanReports,
     @Nullable Boolean vendedCredentials,
     @DefaultValue Map<String, String> fileIo) {
@@ -38,7 +41,8 @@ public record IcebergReadingProperties(
   /** Never shows the FileIO property values: they often hold credentials (s3.secret-access-key, …). */
   @Override
   public String toString() {
-    return "IcebergReadingProperties[splitSize=" + this.splitSize + ", scanReports=" + this.scanReports
+    return "IcebergReadingProperties[splitSize=" + this.splitSize + ", readConcurrency=" + this.readConcurrency
+        + ", scanReports=" + this.scanReports
         + ", vendedCredentials=" + this.vendedCredentials + ", fileIo=" + new TreeMap<>(this.fileIo).keySet() + "]";
   }
 }

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
@@ -29,18 +31,24 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 class IcebergReadingAutoConfigurationTests {
 
@@ -178,6 +186,71 @@ class IcebergReadingAutoConfigurationTests {
   }
 
   @Test
+  void aReadConcurrencyTheBuilderRefusesFailsStartUpNamingTheProperty() {
+    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=0").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+          .hasMessageContaining(PREFIX + "read-concurrency").hasMessageContaining("readConcurrency must be at least 1");
+    });
+  }
+
+  @Test
+  void rowsAreReadOnAnExecutorOfTheirOwnWithAThreadPerTaskReadAtOnce() {
+    EmbeddedTable table = table("executor");
+    for (long id = 0; id < 6; id++) {
+      table.appendRows(FileFormat.AVRO, List.of(table.newRecord(id, "row-" + id)));
+    }
+    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=3").run(context -> {
+      assertThat(context).hasBean("applicationTaskExecutor");
+      ThreadPoolTaskExecutor executor = context.getBean(IcebergReadingAutoConfiguration.READ_EXECUTOR_BEAN_NAME,
+          ThreadPoolTaskExecutor.class);
+      assertThat(executor.getMaxPoolSize()).isEqualTo(3);
+      assertThat(((AbstractBeanDefinition) context.getBeanFactory()
+          .getBeanDefinition(IcebergReadingAutoConfiguration.READ_EXECUTOR_BEAN_NAME)).isDefaultCandidate())
+          .as("never injected by type").isFalse();
+      IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+      assertThat(iceberg.readConcurrency()).isEqualTo(3);
+      try (IcebergScanPlan plan = plan(iceberg, table)) {
+        assertThat(read(plan.rows())).hasSize(6);
+      }
+      // the tasks were read on the reading executor
+      await().atMost(Duration.ofSeconds(10)).until(() -> executor.getThreadPoolExecutor().getCompletedTaskCount() >= 6);
+    });
+  }
+
+  @Test
+  void withoutSpringBootsExecutorTheReadingExecutorIsAnOwnOneTheApplicationGives() {
+    this.onCatalog.withBean(IcebergReadingAutoConfiguration.READ_EXECUTOR_BEAN_NAME, Executor.class,
+        () -> Runnable::run, definition -> ((AbstractBeanDefinition) definition).setDefaultCandidate(false))
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context.getBean(IcebergReadingAutoConfiguration.READ_EXECUTOR_BEAN_NAME))
+              .isNotInstanceOf(ThreadPoolTaskExecutor.class);
+        });
+  }
+
+  @Test
+  void theReadingExecutorIsMeteredUnderItsBeanName() {
+    EmbeddedTable table = table("metered");
+    table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "one")));
+    this.onCatalog.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+        IcebergReadingMetricsAutoConfiguration.class))
+        .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+        .withPropertyValues(PREFIX + "read-concurrency=2").run(context -> {
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          String name = IcebergReadingAutoConfiguration.READ_EXECUTOR_BEAN_NAME;
+          assertThat(registry.get("executor.pool.max").tag("name", name).gauge().value()).isEqualTo(2);
+          IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+          try (IcebergScanPlan plan = plan(iceberg, table)) {
+            assertThat(read(plan.rows())).hasSize(1);
+          }
+          await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("executor.completed").tag("name", name)
+              .functionCounter().count() >= 1);
+        });
+  }
+
+  @Test
   void tableLoadsAskForVendedCredentialsUnlessSwitchedOff() {
     EmbeddedTable table = table("vended");
     String load = "/v1/namespaces/" + NAMESPACE + "/tables/vended";
@@ -250,13 +323,15 @@ class IcebergReadingAutoConfigurationTests {
   @Test
   void everyDocumentedDefaultIsTheBuildersDefault() throws Exception {
     Map<String, Object> builder = new LinkedHashMap<>();
+    builder.put(PREFIX + "read-concurrency", IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY);
     builder.put(PREFIX + "scan-reports", IcebergScanPlanner.Builder.DEFAULT_SCAN_REPORTS);
     builder.put(PREFIX + "vended-credentials", IcebergScanPlanner.Builder.DEFAULT_VENDED_CREDENTIALS);
 
     Map<String, Object> documented = new LinkedHashMap<>();
     for (JsonNode property : ModuleMetadata.properties()) {
       if (property.has("defaultValue")) {
-        documented.put(property.get("name").asString(), property.get("defaultValue").asBoolean());
+        JsonNode value = property.get("defaultValue");
+        documented.put(property.get("name").asString(), value.isBoolean() ? value.asBoolean() : value.asInt());
       }
     }
     assertThat(documented).containsExactlyInAnyOrderEntriesOf(builder);
@@ -267,7 +342,7 @@ class IcebergReadingAutoConfigurationTests {
       }
     }
     assertThat(constants).as("the default constants, each put in the table above")
-        .containsExactlyInAnyOrder("DEFAULT_SCAN_REPORTS", "DEFAULT_VENDED_CREDENTIALS");
+        .containsExactlyInAnyOrder("DEFAULT_READ_CONCURRENCY", "DEFAULT_SCAN_REPORTS", "DEFAULT_VENDED_CREDENTIALS");
   }
 
   @Test
@@ -280,6 +355,7 @@ class IcebergReadingAutoConfigurationTests {
     }
     assertThat(types).containsOnly(
         Map.entry(PREFIX + "split-size", "org.springframework.util.unit.DataSize"),
+        Map.entry(PREFIX + "read-concurrency", "java.lang.Integer"),
         Map.entry(PREFIX + "scan-reports", "java.lang.Boolean"),
         Map.entry(PREFIX + "vended-credentials", "java.lang.Boolean"),
         Map.entry(PREFIX + "file-io", "java.util.Map<java.lang.String,java.lang.String>"));

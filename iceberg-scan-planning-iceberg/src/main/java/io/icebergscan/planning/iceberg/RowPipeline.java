@@ -1,0 +1,709 @@
+package io.icebergscan.planning.iceberg;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.icebergscan.planning.exceptions.ScanPlanningException;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One read of a plan's rows, several tasks at a time: the one place that decides which task is read when, what the
+ * reader is handed, and what a failure or a close ends.
+ *
+ * <ul>
+ *   <li><b>Bounded.</b> Tasks come from a {@link Source} in task order. At most {@code readAhead} of them are
+ *       <em>admitted</em> (being read, or read and not yet handed over), at most {@code concurrency} of those have a
+ *       file open, and each holds at most {@link #ROWS_PER_TASK} rows: memory is bounded by
+ *       {@code readAhead × ROWS_PER_TASK} rows, plus the tasks the source has offered and one catalog answer's worth
+ *       of tasks more, whatever the plan's size.</li>
+ *   <li><b>Pipelined.</b> Files are opened earliest task first, as soon as a task is admitted and fewer than
+ *       {@code concurrency} files are open; the source is asked for more tasks as admitted ones are handed over, so a
+ *       streamed plan is read while it is still being planned.</li>
+ *   <li><b>Ordered, or as read.</b> In task order the reader gets a task's rows once every earlier task's rows were
+ *       handed over, as Iceberg's {@code IcebergGenerics} gives them, whatever the timing; as read, any task's rows as
+ *       soon as they are there.</li>
+ *   <li><b>Backpressure.</b> A task whose rows are not taken stops reading once it holds {@link #ROWS_PER_TASK}: its
+ *       job ends and gives its thread back, its file stays open, and it goes on once the reader takes the rows. A
+ *       reader that stops taking rows stops every job, and no thread is held for it.</li>
+ *   <li><b>Failures, in task order.</b> A task that fails cancels every task after it (their files are closed and
+ *       their rows dropped) while the tasks before it go on, since one of them may fail first; the read ends with the
+ *       failure of the earliest failing task once every task before it was handed over, in both orders, as the
+ *       planner's walk ends with the first failing plan-task. A failure of the source counts as a failure after every
+ *       task it offered.</li>
+ *   <li><b>Closing.</b> {@link #cancel()} cancels every task: open files that no job reads are closed at once, a job
+ *       stops at its next row and closes its file itself, and a reader waiting for rows wakes with a
+ *       {@link ReadCancelledException}. {@link #awaitJobs} waits for the jobs to have stopped.</li>
+ * </ul>
+ *
+ * <p>Threads: the state is guarded by one lock, under which the pipeline decides; what it decides (submitting jobs,
+ * closing files, asking the source) is done outside the lock. Each task's file is read by one job at a time, on the
+ * executor.
+ */
+final class RowPipeline {
+
+  /** The most rows a task holds that the reader has not taken. */
+  static final int ROWS_PER_TASK = 1024;
+
+  /** Rows a job reads between two looks at the pipeline's state. */
+  private static final int ROWS_PER_CHUNK = 256;
+
+  /** The end of the rows, as {@link #take} returns it. */
+  static final ArrayDeque<Record> END = new ArrayDeque<>(0);
+
+  /** Where the tasks of a read come from, in task order. */
+  interface Source {
+
+    /** Asks for up to {@code tasks} more tasks, each given to {@link #offer}, then {@link #sourceDone} or failed. */
+    void request(int tasks);
+
+    /** No more tasks are wanted. */
+    void cancel();
+
+    /** The read is over and no job is left: closes what the source opened for it (a FileIO, say). */
+    default void close() {
+    }
+  }
+
+  private enum State {
+    /** Offered by the source, not admitted yet. */
+    PENDING,
+    /** Admitted, its file not opened yet. */
+    QUEUED,
+    /** A job reads it. */
+    READING,
+    /** Its file is open and no job reads it: it holds as many rows as it may. */
+    PAUSED,
+    /** Every row read and its file closed; rows may be left to hand over. */
+    DONE,
+    FAILED,
+    CANCELLED
+  }
+
+  private static final class Slot {
+
+    final long index;
+    final FileScanTask task;
+    final TaskReader reader;
+    State state = State.PENDING;
+    ArrayDeque<Record> rows = new ArrayDeque<>();
+    /** Touched by the slot's job, or under the lock while no job runs (PAUSED). */
+    @Nullable CloseableIterator<Record> iterator;
+    @Nullable RuntimeException failure;
+    /** Set with CANCELLED while a job reads: it stops at its next row. */
+    volatile boolean stop;
+
+    Slot(long index, FileScanTask task, TaskReader reader) {
+      this.index = index;
+      this.task = task;
+      this.reader = reader;
+    }
+  }
+
+  /** What was decided under the lock, to be done outside it. */
+  private static final class Actions {
+
+    final List<Slot> start = new ArrayList<>(2);
+    final List<CloseableIterator<Record>> close = new ArrayList<>(0);
+    int request;
+    boolean cancelSource;
+    boolean changed;
+    boolean terminated;
+  }
+
+  private final String what;
+  private final Executor executor;
+  private final int concurrency;
+  private final int readAhead;
+  private final boolean ordered;
+  private final @Nullable Runnable onChange;
+  private @Nullable Source source;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = this.lock.newCondition();
+  private final ArrayDeque<Slot> window = new ArrayDeque<>();
+  private final ArrayDeque<Slot> pending = new ArrayDeque<>();
+  /** The index the next task offered gets. */
+  private long offered;
+  /** Tasks asked of the source and not offered yet. */
+  private int requested;
+  /** Admitted tasks whose file is open or being opened. */
+  private int open;
+  /** Jobs submitted and not ended. */
+  private int jobs;
+  private boolean sourceDone;
+  /** The failure of the earliest failing task so far, at {@link #failureIndex}. */
+  private @Nullable RuntimeException failure;
+  private long failureIndex = Long.MAX_VALUE;
+  private boolean cancelled;
+  /** The reader was handed the end, or the failure that ended the read. */
+  private boolean ended;
+  private @Nullable RuntimeException endedWith;
+  private boolean terminated;
+
+  /**
+   * @param what the rows read, for messages: "plan 7 of db.events", say
+   * @param onChange run after anything the reader may be waiting for changed (a non-blocking reader's drain), or
+   *     {@code null}
+   */
+  RowPipeline(String what, Executor executor, int concurrency, int readAhead, boolean ordered,
+      @Nullable Runnable onChange) {
+    if (concurrency < 1 || readAhead < concurrency) {
+      throw new IllegalArgumentException("concurrency " + concurrency + " and read-ahead " + readAhead);
+    }
+    this.what = what;
+    this.executor = executor;
+    this.concurrency = concurrency;
+    this.readAhead = readAhead;
+    this.ordered = ordered;
+    this.onChange = onChange;
+  }
+
+  /** Starts reading from {@code tasks}: asks it for the first ones. */
+  void start(Source tasks) {
+    Actions actions = new Actions();
+    this.lock.lock();
+    try {
+      this.source = tasks;
+      schedule(actions);
+    }
+    finally {
+      this.lock.unlock();
+    }
+    perform(actions);
+  }
+
+  // ---- the source's side
+
+  /** The next task in task order, read by {@code reader}. */
+  void offer(FileScanTask task, TaskReader reader) {
+    Actions actions = new Actions();
+    this.lock.lock();
+    try {
+      long index = this.offered++;
+      this.requested = Math.max(0, this.requested - 1);
+      if (this.cancelled || index > this.failureIndex) {
+        // a task after a failure is not read
+        return;
+      }
+      this.pending.add(new Slot(index, task, reader));
+      schedule(actions);
+    }
+    finally {
+      this.lock.unlock();
+    }
+    perform(actions);
+  }
+
+  /** The source has offered every task. */
+  void sourceDone() {
+    Actions actions = new Actions();
+    this.lock.lock();
+    try {
+      this.sourceDone = true;
+      this.requested = 0;
+      changed(actions);
+      terminateIfDone(actions);
+    }
+    finally {
+      this.lock.unlock();
+    }
+    perform(actions);
+  }
+
+  /** The source failed: a failure after every task it offered. */
+  void sourceFailed(RuntimeException failure) {
+    Actions actions = new Actions();
+    this.lock.lock();
+    try {
+      this.sourceDone = true;
+      this.requested = 0;
+      failed(this.offered, failure, actions);
+      changed(actions);
+    }
+    finally {
+      this.lock.unlock();
+    }
+    perform(actions);
+  }
+
+  // ---- the reader's side
+
+  /**
+   * The next rows: a non-empty batch, or {@link #END}; {@code null} when there are none now and {@code wait} is
+   * false. With {@code wait}, blocks until there are.
+   *
+   * @throws TaskReadException (or the source's failure) the failure of the earliest failing task, once every task
+   *     before it was handed over; again on every later call
+   * @throws ReadCancelledException once the read was cancelled before its end, or the waiting thread interrupted
+   */
+  @Nullable ArrayDeque<Record> take(boolean wait) {
+    while (true) {
+      Actions actions = new Actions();
+      ArrayDeque<Record> rows = null;
+      RuntimeException ending = null;
+      this.lock.lock();
+      try {
+        rows = step(actions);
+        while (rows == null && wait && isEmpty(actions)) {
+          this.changed.await();
+          rows = step(actions);
+        }
+      }
+      catch (RuntimeException thrown) {
+        ending = thrown;
+      }
+      catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        ending = interrupted(actions);
+      }
+      finally {
+        this.lock.unlock();
+      }
+      perform(actions);
+      if (ending != null) {
+        throw ending;
+      }
+      if (rows != null || !wait) {
+        return rows;
+      }
+    }
+  }
+
+  /**
+   * Cancels the read: every task is cancelled and the source too. Safe from any thread, at any time, more than
+   * once; a read that had ended stays ended.
+   */
+  void cancel() {
+    Actions actions = new Actions();
+    this.lock.lock();
+    try {
+      if (this.cancelled) {
+        return;
+      }
+      this.cancelled = true;
+      cancelEverything(actions);
+      changed(actions);
+      terminateIfDone(actions);
+    }
+    finally {
+      this.lock.unlock();
+    }
+    perform(actions);
+  }
+
+  /** Waits until no job of this read runs, at most {@code timeout}: after {@link #cancel()}, its files are closed. */
+  boolean awaitJobs(Duration timeout) {
+    long left = timeout.toNanos();
+    this.lock.lock();
+    try {
+      while (this.jobs > 0) {
+        if (left <= 0) {
+          return false;
+        }
+        left = this.changed.awaitNanos(left);
+      }
+      return true;
+    }
+    catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    finally {
+      this.lock.unlock();
+    }
+  }
+
+  // ---- decisions, under the lock
+
+  /** What the reader gets now: rows, the end, or null; throws what ends the read. */
+  private @Nullable ArrayDeque<Record> step(Actions actions) {
+    if (this.ended) {
+      if (this.endedWith != null) {
+        throw this.endedWith;
+      }
+      return END;
+    }
+    if (this.cancelled) {
+      throw new ReadCancelledException("the rows of " + this.what + " were closed before all were read");
+    }
+    return this.ordered ? stepInOrder(actions) : stepAsRead(actions);
+  }
+
+  private @Nullable ArrayDeque<Record> stepInOrder(Actions actions) {
+    while (true) {
+      Slot head = this.window.peekFirst();
+      if (head == null) {
+        return noTaskLeft(actions, this.pending.isEmpty() ? this.offered : this.pending.peekFirst().index);
+      }
+      if (!head.rows.isEmpty()) {
+        return handOver(head, actions);
+      }
+      switch (head.state) {
+        case DONE, CANCELLED -> {
+          this.window.pollFirst();
+          schedule(actions);
+        }
+        case FAILED -> {
+          return endWith(head.failure, actions);
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+  }
+
+  private @Nullable ArrayDeque<Record> stepAsRead(Actions actions) {
+    boolean removed = false;
+    for (Iterator<Slot> slots = this.window.iterator(); slots.hasNext();) {
+      Slot slot = slots.next();
+      if (slot.state == State.CANCELLED || slot.state == State.DONE && slot.rows.isEmpty()) {
+        slots.remove();
+        removed = true;
+      }
+    }
+    if (removed) {
+      schedule(actions);
+    }
+    for (Slot slot : this.window) {
+      if (!slot.rows.isEmpty()) {
+        return handOver(slot, actions);
+      }
+    }
+    Slot earliest = this.window.peekFirst();
+    long lowest = earliest != null ? earliest.index
+        : this.pending.isEmpty() ? this.offered : this.pending.peekFirst().index;
+    if (earliest != null && earliest.state == State.FAILED) {
+      return endWith(earliest.failure, actions);
+    }
+    return earliest == null ? noTaskLeft(actions, lowest) : null;
+  }
+
+  /** No admitted task: the end, the failure after the last task, or nothing yet. */
+  private @Nullable ArrayDeque<Record> noTaskLeft(Actions actions, long lowest) {
+    if (!this.pending.isEmpty()) {
+      schedule(actions);
+      return null;
+    }
+    if (this.failure != null && this.failureIndex <= lowest) {
+      return endWith(this.failure, actions);
+    }
+    if (this.sourceDone) {
+      this.ended = true;
+      terminateIfDone(actions);
+      return END;
+    }
+    return null;
+  }
+
+  private ArrayDeque<Record> handOver(Slot slot, Actions actions) {
+    ArrayDeque<Record> rows = slot.rows;
+    slot.rows = new ArrayDeque<>();
+    if (slot.state == State.PAUSED) {
+      slot.state = State.READING;
+      this.jobs++;
+      actions.start.add(slot);
+    }
+    return rows;
+  }
+
+  private ArrayDeque<Record> endWith(@Nullable RuntimeException failure, Actions actions) {
+    RuntimeException ending = failure != null ? failure
+        : new ScanPlanningException("reading the rows of " + this.what + " failed");
+    this.ended = true;
+    this.endedWith = ending;
+    cancelEverything(actions);
+    terminateIfDone(actions);
+    throw ending;
+  }
+
+  /** Admits tasks, starts reading the earliest admitted ones and asks the source for more, within the bounds. */
+  private void schedule(Actions actions) {
+    if (this.cancelled || this.ended) {
+      return;
+    }
+    while (this.window.size() < this.readAhead && !this.pending.isEmpty()) {
+      Slot admitted = this.pending.pollFirst();
+      admitted.state = State.QUEUED;
+      this.window.addLast(admitted);
+    }
+    if (this.open < this.concurrency) {
+      for (Slot slot : this.window) {
+        if (this.open >= this.concurrency) {
+          break;
+        }
+        if (slot.state == State.QUEUED) {
+          slot.state = State.READING;
+          this.open++;
+          this.jobs++;
+          actions.start.add(slot);
+        }
+      }
+    }
+    if (!this.sourceDone && this.source != null) {
+      int wanted = this.readAhead - this.window.size() - this.pending.size() - this.requested;
+      if (wanted > 0) {
+        this.requested += wanted;
+        actions.request += wanted;
+      }
+    }
+  }
+
+  /** A failure at {@code index}: every task after the earliest failure is cancelled. */
+  private void failed(long index, RuntimeException failure, Actions actions) {
+    if (index >= this.failureIndex) {
+      return;
+    }
+    this.failure = failure;
+    this.failureIndex = index;
+    for (Slot slot : this.window) {
+      if (slot.index > index) {
+        cancel(slot, actions);
+      }
+    }
+    this.pending.removeIf(slot -> slot.index > index);
+    if (!this.sourceDone) {
+      // no task after the failure is read: the source need not plan them
+      this.sourceDone = true;
+      this.requested = 0;
+      actions.cancelSource = true;
+    }
+  }
+
+  private void cancelEverything(Actions actions) {
+    for (Slot slot : this.window) {
+      cancel(slot, actions);
+    }
+    this.pending.clear();
+    if (!this.sourceDone) {
+      this.sourceDone = true;
+      actions.cancelSource = true;
+    }
+  }
+
+  private void cancel(Slot slot, Actions actions) {
+    switch (slot.state) {
+      case READING -> {
+        // its job closes the file at its next row, and counts it closed
+        slot.stop = true;
+        slot.state = State.CANCELLED;
+      }
+      case PAUSED -> {
+        slot.state = State.CANCELLED;
+        if (slot.iterator != null) {
+          actions.close.add(slot.iterator);
+          slot.iterator = null;
+        }
+        this.open--;
+      }
+      case PENDING, QUEUED -> slot.state = State.CANCELLED;
+      default -> {
+        // DONE and FAILED have closed their files
+      }
+    }
+    slot.rows = new ArrayDeque<>(0);
+  }
+
+  private void changed(Actions actions) {
+    this.changed.signalAll();
+    actions.changed = true;
+  }
+
+  /** Once the read has ended or was cancelled and its last job is gone: what the read owns may be closed. */
+  private void terminateIfDone(Actions actions) {
+    if (!this.terminated && (this.ended || this.cancelled) && this.jobs == 0) {
+      this.terminated = true;
+      actions.terminated = true;
+    }
+  }
+
+  /** The reading thread was interrupted while it waited: the read ends, cancelled. */
+  private RuntimeException interrupted(Actions actions) {
+    if (!this.ended) {
+      this.ended = true;
+      this.endedWith = new ReadCancelledException("reading the rows of " + this.what + " was interrupted");
+      cancelEverything(actions);
+      terminateIfDone(actions);
+    }
+    return this.endedWith != null ? this.endedWith : new ReadCancelledException("reading the rows of " + this.what
+        + " was interrupted");
+  }
+
+  private static boolean isEmpty(Actions actions) {
+    return actions.start.isEmpty() && actions.close.isEmpty() && actions.request == 0 && !actions.cancelSource;
+  }
+
+  // ---- what was decided, outside the lock
+
+  private void perform(Actions actions) {
+    for (CloseableIterator<Record> rows : actions.close) {
+      closeQuietly(rows);
+    }
+    Source tasks = this.source;
+    if (tasks != null) {
+      if (actions.cancelSource) {
+        tasks.cancel();
+      }
+      else if (actions.request > 0) {
+        tasks.request(actions.request);
+      }
+    }
+    for (Slot slot : actions.start) {
+      submit(slot);
+    }
+    if (actions.terminated && tasks != null) {
+      tasks.close();
+    }
+    if (actions.changed && this.onChange != null) {
+      this.onChange.run();
+    }
+  }
+
+  private void submit(Slot slot) {
+    try {
+      this.executor.execute(() -> read(slot));
+    }
+    catch (RejectedExecutionException refused) {
+      ended(slot, null, new ScanPlanningException("reading the task of " + slot.task.file().location() + " was "
+          + "refused by the reading executor", null, refused), List.of(), false);
+    }
+  }
+
+  /** A task's job: reads rows into the task's buffer until it is full, the file ends, or the task is cancelled. */
+  private void read(Slot slot) {
+    CloseableIterator<Record> rows = slot.iterator;
+    try {
+      if (rows == null) {
+        if (slot.stop) {
+          ended(slot, null, null, List.of(), false);
+          return;
+        }
+        rows = slot.reader.read(slot.task).iterator();
+        slot.iterator = rows;
+      }
+      while (true) {
+        int room;
+        this.lock.lock();
+        try {
+          if (slot.state == State.CANCELLED) {
+            room = -1;
+          }
+          else {
+            room = ROWS_PER_TASK - slot.rows.size();
+            if (room <= 0) {
+              // full: give the thread back and keep the file open until the reader takes rows
+              slot.state = State.PAUSED;
+              this.jobs--;
+              this.changed.signalAll();
+              return;
+            }
+          }
+        }
+        finally {
+          this.lock.unlock();
+        }
+        if (room < 0) {
+          ended(slot, rows, null, List.of(), false);
+          return;
+        }
+        int wanted = Math.min(room, ROWS_PER_CHUNK);
+        List<Record> chunk = new ArrayList<>(Math.min(wanted, 16));
+        boolean end = false;
+        while (chunk.size() < wanted && !slot.stop) {
+          if (!rows.hasNext()) {
+            end = true;
+            break;
+          }
+          chunk.add(rows.next());
+        }
+        if (end) {
+          ended(slot, rows, null, chunk, true);
+          return;
+        }
+        Actions actions = new Actions();
+        this.lock.lock();
+        try {
+          if (slot.state != State.CANCELLED) {
+            slot.rows.addAll(chunk);
+            changed(actions);
+          }
+        }
+        finally {
+          this.lock.unlock();
+        }
+        perform(actions);
+      }
+    }
+    catch (RuntimeException failure) {
+      ended(slot, rows, failure, List.of(), false);
+    }
+    catch (Error fatal) {
+      // the read must still end, or its reader would wait for this task for good; the executor sees the error
+      ended(slot, rows, new TaskReadException(slot.task.file().location(), fatal), List.of(), false);
+      throw fatal;
+    }
+  }
+
+  /**
+   * A job ends: the task was read to its end (its last rows in {@code chunk}), failed, or was cancelled; its file
+   * closed, the job counted out, and what follows decided.
+   */
+  private void ended(Slot slot, @Nullable CloseableIterator<Record> rows, @Nullable RuntimeException failure,
+      List<Record> chunk, boolean end) {
+    if (rows != null) {
+      RuntimeException closing = closeQuietly(rows);
+      if (closing != null && failure == null && end) {
+        failure = new TaskReadException(slot.task.file().location(), closing);
+        end = false;
+      }
+    }
+    Actions actions = new Actions();
+    this.lock.lock();
+    try {
+      slot.iterator = null;
+      this.open--;
+      this.jobs--;
+      if (slot.state != State.CANCELLED) {
+        if (failure != null) {
+          slot.state = State.FAILED;
+          slot.failure = failure;
+          slot.rows = new ArrayDeque<>(0);
+          failed(slot.index, failure, actions);
+        }
+        else if (end) {
+          slot.state = State.DONE;
+          slot.rows.addAll(chunk);
+        }
+      }
+      schedule(actions);
+      changed(actions);
+      terminateIfDone(actions);
+    }
+    finally {
+      this.lock.unlock();
+    }
+    perform(actions);
+  }
+
+  private static @Nullable RuntimeException closeQuietly(CloseableIterator<Record> rows) {
+    try {
+      rows.close();
+      return null;
+    }
+    catch (IOException | RuntimeException closing) {
+      return closing instanceof RuntimeException runtime ? runtime : new java.io.UncheckedIOException(
+          (IOException) closing);
+    }
+  }
+}

@@ -1,0 +1,230 @@
+package io.icebergscan.planning.iceberg;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.NoSuchElementException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableGroup;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The rows of a scan, with deletes applied and residuals evaluated, read up to the planner's {@code readConcurrency}
+ * tasks at a time on its reading executor, the next tasks read ahead into a bounded buffer.
+ *
+ * <ul>
+ *   <li><b>Order.</b> In task order (the plan's walk order), as Apache Iceberg's {@code IcebergGenerics} gives them,
+ *       whatever the timing; {@link #unordered()} hands rows over as they are read instead, for throughput.</li>
+ *   <li><b>Memory.</b> At most {@code readConcurrency} files are open, and at most {@code 2 × readConcurrency} tasks
+ *       hold rows not yet taken, {@value RowPipeline#ROWS_PER_TASK} rows each at most. A reader that stops taking
+ *       rows stops the reading.</li>
+ *   <li><b>Failures.</b> A task that cannot be read ends the read with its {@link TaskReadException} once the rows of
+ *       every task before it were handed over; if several fail, the earliest in task order, whatever the timing.
+ *       Reads of later tasks are cancelled and their files closed.</li>
+ *   <li><b>Closing.</b> Closing an iterator (or this, which closes every iterator it handed out) cancels its read:
+ *       files open are closed, by the time {@code close()} returns unless a storage read takes longer than
+ *       {@value #CLOSE_WAIT_SECONDS} s to return. A thread waiting for rows in {@code hasNext()} when another closes
+ *       the iterator wakes with a {@link ReadCancelledException}, as does any call for rows after a close that came
+ *       before the end: rows cut short never end as if they were all.</li>
+ * </ul>
+ *
+ * <p>Each {@link #iterator()} is a read of its own, and so is each subscription to {@link #flux()}.
+ */
+public final class ScanRows extends CloseableGroup implements CloseableIterable<Record> {
+
+  /** How long {@code close()} waits for reads in progress to stop and close their files. */
+  static final int CLOSE_WAIT_SECONDS = 10;
+
+  private final String what;
+  private final Reading reading;
+  private final Function<RowPipeline, RowPipeline.Source> sources;
+  private final Runnable checkOpen;
+  private final boolean ordered;
+
+  /** Where and how many tasks at a time rows are read. */
+  record Reading(Executor executor, int concurrency) {
+
+    /** Admitted tasks per file open: the next tasks are read while earlier ones wait to be taken. */
+    int readAhead() {
+      return 2 * this.concurrency;
+    }
+  }
+
+  /**
+   * @param what the rows read, for messages: "plan 7 of db.events", say
+   * @param sources the source of the tasks of each read, for its pipeline; called on the thread that starts the
+   *     read, which may block
+   * @param checkOpen throws an {@link IllegalStateException} naming the plan once its rows may no longer be read
+   */
+  ScanRows(String what, Reading reading, Function<RowPipeline, RowPipeline.Source> sources, Runnable checkOpen,
+      boolean ordered) {
+    this.what = what;
+    this.reading = reading;
+    this.sources = sources;
+    this.checkOpen = checkOpen;
+    this.ordered = ordered;
+  }
+
+  /** The same rows, handed over as they are read rather than in task order. */
+  public ScanRows unordered() {
+    return new ScanRows(this.what, this.reading, this.sources, this.checkOpen, false);
+  }
+
+  /** Whether rows come in task order. */
+  public boolean ordered() {
+    return this.ordered;
+  }
+
+  /**
+   * A read of the rows, started now.
+   *
+   * @throws IllegalStateException when the plan the rows are of is closed
+   */
+  @Override
+  public CloseableIterator<Record> iterator() {
+    this.checkOpen.run();
+    RowPipeline pipeline = new RowPipeline(this.what, this.reading.executor(), this.reading.concurrency(),
+        this.reading.readAhead(), this.ordered, null);
+    RowIterator rows = new RowIterator(pipeline);
+    addCloseable(rows);
+    pipeline.start(this.sources.apply(pipeline));
+    return rows;
+  }
+
+  /**
+   * The rows as a {@code Flux}, a read of its own per subscription, with backpressure that reaches the file
+   * readers: rows are read as far ahead as the bounds above allow, and no further until requested. Cancelling the
+   * subscription cancels the read; its files are closed as its jobs notice, without the subscriber waiting. Safe to
+   * subscribe on a non-blocking thread: the read starts on the reading executor.
+   */
+  public Flux<Record> flux() {
+    return Flux.<Record>create(sink -> {
+      FluxReader reader = new FluxReader(sink);
+      sink.onRequest(requested -> reader.drain());
+      sink.onDispose(reader.pipeline::cancel);
+      this.checkOpen.run();
+      reader.pipeline.start(this.sources.apply(reader.pipeline));
+      reader.drain();
+    }, FluxSink.OverflowStrategy.ERROR).subscribeOn(Schedulers.fromExecutor(this.reading.executor()), false);
+  }
+
+  @Override
+  public String toString() {
+    return "ScanRows[" + this.what + (this.ordered ? ", in task order" : ", as read") + ", read concurrency "
+        + this.reading.concurrency() + "]";
+  }
+
+  private static final class RowIterator implements CloseableIterator<Record> {
+
+    private final RowPipeline pipeline;
+    private @Nullable ArrayDeque<Record> rows;
+    private boolean end;
+
+    RowIterator(RowPipeline pipeline) {
+      this.pipeline = pipeline;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (this.rows != null && !this.rows.isEmpty()) {
+        return true;
+      }
+      if (this.end) {
+        return false;
+      }
+      ArrayDeque<Record> next = this.pipeline.take(true);
+      if (next == RowPipeline.END) {
+        this.end = true;
+        this.rows = null;
+        return false;
+      }
+      this.rows = next;
+      return true;
+    }
+
+    @Override
+    public Record next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return this.rows.poll();
+    }
+
+    /** Rows taken from the pipeline and not handed out yet are dropped: after a close, only the end or a failure. */
+    @Override
+    public void close() {
+      this.rows = null;
+      this.pipeline.cancel();
+      this.pipeline.awaitJobs(Duration.ofSeconds(CLOSE_WAIT_SECONDS));
+    }
+  }
+
+  /** Emits rows as the subscriber requests them, from whichever thread has news: one drain at a time. */
+  private final class FluxReader {
+
+    private final FluxSink<Record> sink;
+    private final RowPipeline pipeline;
+    private final AtomicInteger draining = new AtomicInteger();
+    private @Nullable ArrayDeque<Record> rows;
+    private boolean done;
+
+    FluxReader(FluxSink<Record> sink) {
+      this.sink = sink;
+      this.pipeline = new RowPipeline(ScanRows.this.what, ScanRows.this.reading.executor(),
+          ScanRows.this.reading.concurrency(), ScanRows.this.reading.readAhead(), ScanRows.this.ordered,
+          this::drain);
+    }
+
+    void drain() {
+      if (this.draining.getAndIncrement() != 0) {
+        return;
+      }
+      int missed = 1;
+      do {
+        emit();
+        missed = this.draining.addAndGet(-missed);
+      }
+      while (missed != 0);
+    }
+
+    private void emit() {
+      long demand = this.sink.requestedFromDownstream();
+      while (!this.done && !this.sink.isCancelled()) {
+        if (this.rows == null || this.rows.isEmpty()) {
+          // taken even without demand: the end and a failure need none, and one batch is all that is held here
+          ArrayDeque<Record> next;
+          try {
+            next = this.pipeline.take(false);
+          }
+          catch (RuntimeException failure) {
+            this.done = true;
+            this.sink.error(failure);
+            return;
+          }
+          if (next == null) {
+            return;
+          }
+          if (next == RowPipeline.END) {
+            this.done = true;
+            this.sink.complete();
+            return;
+          }
+          this.rows = next;
+        }
+        if (demand == 0) {
+          return;
+        }
+        this.sink.next(this.rows.poll());
+        demand--;
+      }
+    }
+  }
+}

@@ -1,0 +1,342 @@
+package io.icebergscan.planning.iceberg;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import io.icebergscan.planning.test.FanOut;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Reading several tasks at once ({@link ScanRows}): rows in task order whatever the timing, or as they are read; at
+ * most {@code readConcurrency} files open and a reader that stops taking rows stopping the reading; the earliest
+ * failing task in task order ending the read whatever the timing; closes from another thread; reads after a plan's
+ * close; the same through {@code Flux}. Timing is forced with {@link CountingFileIO.Scope#hold held} file opens, never
+ * with sleeps.
+ */
+class ParallelReadTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final String NAMESPACE = "parallel";
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
+  private static EmbeddedIcebergCatalog catalog;
+  private static ScanPlanner planner;
+
+  private final CountingFileIO.Scope scope = CountingFileIO.newScope();
+  /** The reading executor, the test's own so that it can tell when every read has stopped. */
+  private final ThreadPoolExecutor executor = new ThreadPoolExecutor(8, 8, 10, TimeUnit.SECONDS,
+      new LinkedBlockingQueue<>());
+
+  @BeforeAll
+  static void start() {
+    catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.uniform(2, 2)).start();
+    planner = ScanPlanner.builder().uri(catalog.uri()).maxConcurrency(4).build();
+    table("small", 6, 5, List.of());
+    table("large", 6, 3000, List.of());
+    table("broken", 6, 5, List.of(2, 4));
+  }
+
+  @AfterAll
+  static void stop() {
+    planner.close();
+    catalog.close();
+  }
+
+  @AfterEach
+  void shutDown() {
+    this.executor.shutdownNow();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = { 1, 2, 4 })
+  void rowsComeInTaskOrderWhateverTheTiming(int concurrency) throws Exception {
+    try (IcebergScanPlan plan = plan("small", concurrency)) {
+      List<Long> serial = serialIds(plan);
+      int opened = this.scope.streamsOpened();
+      // the first task's file opens last: every other task that may be read ahead is read first
+      CountingFileIO.Gate first = this.scope.hold(file(plan, 0));
+      CompletableFuture<List<Long>> read = CompletableFuture.supplyAsync(() -> ids(TestRows.readAll(plan.rows())));
+      assertThat(first.awaitArrival()).isTrue();
+      if (concurrency > 1) {
+        await().atMost(BOUND).until(() -> this.scope.streamsOpened() - opened >= concurrency);
+      }
+      first.release();
+      assertThat(read.get(BOUND.toSeconds(), TimeUnit.SECONDS)).containsExactlyElementsOf(serial);
+    }
+  }
+
+  @Test
+  void unorderedRowsAreHandedOverAsTheyAreRead() throws Exception {
+    try (IcebergScanPlan plan = plan("small", 4)) {
+      List<Long> serial = serialIds(plan);
+      CountingFileIO.Gate first = this.scope.hold(file(plan, 0));
+      try (CloseableIterator<Record> rows = plan.rows().unordered().iterator()) {
+        // the first task is held: rows of the others come all the same
+        assertThat(first.awaitArrival()).isTrue();
+        List<Long> read = new ArrayList<>();
+        read.add((Long) rows.next().getField("id"));
+        assertThat(read.get(0) / 10_000).as("a row of a later task").isPositive();
+        first.release();
+        rows.forEachRemaining(row -> read.add((Long) row.getField("id")));
+        assertThat(read).containsExactlyInAnyOrderElementsOf(serial).isNotEqualTo(serial);
+      }
+    }
+  }
+
+  @Test
+  void atMostReadConcurrencyFilesAreOpenAndAReaderThatStopsStopsTheReading() throws Exception {
+    try (IcebergScanPlan plan = plan("large", 2)) {
+      try (CloseableIterator<Record> rows = plan.rows().iterator()) {
+        rows.next();
+        // every job gave its thread back: the tasks read hold as many rows as they may, their files open
+        awaitIdle();
+        assertThat(this.scope.openStreams()).isEqualTo(2);
+        assertThat(this.scope.streamsOpened()).as("no file opened beyond the two being read").isEqualTo(2);
+        int read = 1;
+        while (rows.hasNext()) {
+          rows.next();
+          read++;
+        }
+        assertThat(read).isEqualTo(6 * 3000);
+      }
+      assertThat(this.scope.maxOpenStreams()).isEqualTo(2);
+      assertThat(this.scope.openStreams()).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = { true, false })
+  void theFirstFailingTaskInTaskOrderEndsTheReadWhateverTheTiming(boolean ordered) throws Exception {
+    try (IcebergScanPlan plan = plan("broken", 4)) {
+      List<Integer> missing = new ArrayList<>();
+      for (int task = 0; task < plan.tasks().size(); task++) {
+        try {
+          table("broken").table().io().newInputFile(file(plan, task));
+        }
+        catch (org.apache.iceberg.exceptions.NotFoundException deleted) {
+          missing.add(task);
+        }
+      }
+      assertThat(missing).hasSize(2);
+      String first = file(plan, missing.get(0));
+      // the first missing file is held until the second has failed: the first is the failure all the same
+      CountingFileIO.Gate held = this.scope.hold(first);
+      ScanRows rows = ordered ? plan.rows() : plan.rows().unordered();
+      List<Long> read = new java.util.concurrent.CopyOnWriteArrayList<>();
+      CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
+        try (rows) {
+          rows.forEach(row -> read.add((Long) row.getField("id")));
+        }
+        catch (java.io.IOException closing) {
+          throw new java.io.UncheckedIOException(closing);
+        }
+      });
+      assertThat(held.awaitArrival()).isTrue();
+      await().atMost(BOUND).until(() -> this.scope.failedOpens() >= 1);
+      held.release();
+      assertThatThrownBy(() -> reading.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class).cause()
+          .isInstanceOf(TaskReadException.class)
+          .satisfies(failure -> assertThat(((TaskReadException) failure).dataFile()).isEqualTo(first));
+      List<Long> before = new ArrayList<>();
+      for (FileScanTask task : plan.tasks().subList(0, missing.get(0))) {
+        before.addAll(ids(TestRows.readAll(plan.rows(task))));
+      }
+      if (ordered) {
+        assertThat(read).as("the rows of the tasks before it, and none after it").containsExactlyElementsOf(before);
+      }
+      else {
+        assertThat(read).as("the rows of the tasks before it, and maybe some read as it was held")
+            .containsAll(before);
+      }
+      awaitIdle();
+      assertThat(this.scope.openStreams()).isZero();
+    }
+    assertThat(this.scope.openFileIOs()).isZero();
+  }
+
+  @Test
+  void aCloseFromAnotherThreadWakesTheReaderWithATypedCancellation() throws Exception {
+    try (IcebergScanPlan plan = plan("small", 2)) {
+      CountingFileIO.Gate first = this.scope.hold(file(plan, 0));
+      CloseableIterator<Record> rows = plan.rows().iterator();
+      CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(rows::hasNext);
+      assertThat(first.awaitArrival()).isTrue();
+      // closing waits for the held read to stop: from a third thread
+      CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> {
+        try {
+          rows.close();
+        }
+        catch (java.io.IOException failure) {
+          throw new java.io.UncheckedIOException(failure);
+        }
+      });
+      assertThatThrownBy(() -> waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS)).cause()
+          .isInstanceOf(ReadCancelledException.class).hasMessageContaining("closed before all were read");
+      first.release();
+      closing.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+      assertThat(this.scope.openStreams()).as("closed once the held read stopped").isZero();
+      assertThatThrownBy(rows::hasNext).isInstanceOf(ReadCancelledException.class);
+    }
+  }
+
+  @Test
+  void aReadAfterThePlanIsClosedFailsAtOnceNamingThePlan() throws Exception {
+    IcebergScanPlan plan = plan("small", 2);
+    ScanRows before = plan.rows();
+    FileScanTask task = plan.tasks().get(0);
+    CloseableIterator<Record> going = plan.rows().iterator();
+    going.next();
+    plan.close();
+    int fileIOs = this.scope.fileIOsOpened();
+    String named = "plan " + plan.scanPlan().planId();
+    assertThatThrownBy(plan::rows).isInstanceOf(IllegalStateException.class).hasMessageContaining(named);
+    assertThatThrownBy(before::iterator).isInstanceOf(IllegalStateException.class).hasMessageContaining(named);
+    assertThatThrownBy(() -> plan.rows(task)).isInstanceOf(IllegalStateException.class).hasMessageContaining(named);
+    assertThatThrownBy(() -> plan.rows(plan.splitTasks().get(0))).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> before.flux().blockFirst(BOUND)).isInstanceOf(IllegalStateException.class);
+    // a read under way when the plan closed was cancelled, not left to end as if whole
+    assertThatThrownBy(() -> going.forEachRemaining(row -> { })).isInstanceOf(ReadCancelledException.class);
+    assertThat(this.scope.fileIOsOpened()).as("no FileIO opened after close").isEqualTo(fileIOs);
+    assertThat(this.scope.openFileIOs()).isZero();
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void theFluxGivesTheRowsInTaskOrderWithBackpressureThatReachesTheReaders() throws Exception {
+    try (IcebergScanPlan plan = plan("large", 2)) {
+      List<Long> serial = serialIds(plan);
+      int opened = this.scope.streamsOpened();
+      List<Long> read = new java.util.concurrent.CopyOnWriteArrayList<>();
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      BaseSubscriber<Record> subscriber = new BaseSubscriber<>() {
+        @Override
+        protected void hookOnSubscribe(Subscription subscription) {
+          subscription.request(1);
+        }
+
+        @Override
+        protected void hookOnNext(Record row) {
+          read.add((Long) row.getField("id"));
+        }
+
+        @Override
+        protected void hookOnComplete() {
+          done.complete(null);
+        }
+
+        @Override
+        protected void hookOnError(Throwable failure) {
+          done.completeExceptionally(failure);
+        }
+      };
+      plan.rows().flux().subscribe(subscriber);
+      await().atMost(BOUND).until(() -> read.size() == 1);
+      awaitIdle();
+      assertThat(read).hasSize(1);
+      assertThat(this.scope.streamsOpened() - opened).as("reading stopped at the bounds, one row asked for")
+          .isEqualTo(2);
+      subscriber.request(Long.MAX_VALUE);
+      done.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+      assertThat(read).containsExactlyElementsOf(serial);
+      assertThat(this.scope.maxOpenStreams()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void cancellingTheFluxClosesItsFiles() {
+    try (IcebergScanPlan plan = plan("large", 2)) {
+      Record first = plan.rows().flux().blockFirst(BOUND);
+      assertThat(first).isNotNull();
+      await().atMost(BOUND).until(() -> this.scope.openStreams() == 0);
+      awaitIdle();
+      assertThat(this.scope.openStreams()).isZero();
+    }
+  }
+
+  /** Every job of every read has stopped: nothing runs or waits on the reading executor. */
+  private void awaitIdle() {
+    await().atMost(BOUND).until(() -> this.executor.getActiveCount() == 0 && this.executor.getQueue().isEmpty());
+  }
+
+  private IcebergScanPlan plan(String table, int concurrency) {
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
+        .readConcurrency(concurrency).readExecutor(this.executor).build();
+    return iceberg.plan(iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table)),
+        ScanRequest.all());
+  }
+
+  /** The ids the plan's tasks hold, each task read on its own, one after the other. */
+  private static List<Long> serialIds(IcebergScanPlan plan) {
+    List<Long> ids = new ArrayList<>();
+    for (FileScanTask task : plan.tasks()) {
+      ids.addAll(ids(TestRows.readAll(plan.rows(task))));
+    }
+    return ids;
+  }
+
+  private static List<Long> ids(List<Record> rows) {
+    return rows.stream().map(row -> (Long) row.getField("id")).toList();
+  }
+
+  private static EmbeddedTable table(String name) {
+    return catalog.table(TableIdentifier.of(NAMESPACE, name));
+  }
+
+  private static String file(IcebergScanPlan plan, int task) {
+    return plan.tasks().get(task).file().location();
+  }
+
+  /**
+   * A table of {@code files} Avro files of {@code rows} rows each, file {@code f} holding ids {@code f * 10000} on;
+   * the files at {@code missing} are deleted after the commit.
+   */
+  private static void table(String name, int files, int rows, List<Integer> missing) {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, name), SCHEMA,
+        PartitionSpec.unpartitioned(), 2);
+    List<DataFile> written = new ArrayList<>();
+    for (int file = 0; file < files; file++) {
+      List<Record> records = new ArrayList<>(rows);
+      for (long id = file * 10_000L; id < file * 10_000L + rows; id++) {
+        records.add(table.newRecord(id, "name-" + id));
+      }
+      written.addAll(table.writeRows(FileFormat.AVRO, records));
+    }
+    table.append(written);
+    for (int file : missing) {
+      table.table().io().deleteFile(written.get(file).location());
+    }
+  }
+}
