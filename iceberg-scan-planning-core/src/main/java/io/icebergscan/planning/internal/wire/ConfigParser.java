@@ -25,7 +25,7 @@ public final class ConfigParser {
   }
 
   public CatalogConfig parse(byte[] body) {
-    JsonReader in = new JsonReader(null);
+    JsonReader in = JsonReader.secretBearing();
     return in.guarded(() -> {
       JsonNode root = in.root(this.reader, body);
       return new CatalogConfig(properties(in, root, "defaults"), properties(in, root, "overrides"),
@@ -64,7 +64,7 @@ public final class ConfigParser {
         continue;
       }
       if (!value.isString() && !value.isNumber() && !value.isBoolean()) {
-        throw in.fail("expected a string value but got " + JsonReader.kind(value),
+        throw in.fail("expected a string value but got " + in.kind(value),
             Path.of(name).field(entry.getKey()));
       }
       // Some catalogs send numbers and booleans bare; their text is what a string-typed client would see.

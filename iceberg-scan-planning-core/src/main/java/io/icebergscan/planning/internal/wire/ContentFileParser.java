@@ -70,7 +70,7 @@ final class ContentFileParser {
       }
       catch (IllegalArgumentException | NullPointerException ex) {
         // a rule of the model's own that the checks here did not cover is still a malformed answer
-        throw in.fail("invalid data file: " + JsonReader.brief(ex.getMessage()), path);
+        throw in.fail("invalid data file" + in.shown(": ", ex.getMessage()), path);
       }
     }
 
@@ -102,7 +102,7 @@ final class ContentFileParser {
           sortOrderId, equalityIds, referencedDataFile, contentOffset, contentSize);
     }
     catch (IllegalArgumentException | NullPointerException ex) {
-      throw in.fail("invalid delete file: " + JsonReader.brief(ex.getMessage()), path);
+      throw in.fail("invalid delete file" + in.shown(": ", ex.getMessage()), path);
     }
   }
 
@@ -115,7 +115,7 @@ final class ContentFileParser {
         return content;
       }
     }
-    throw in.fail("unknown content '" + JsonReader.brief(text) + "'", path);
+    throw in.fail("unknown content" + in.quoted(text), path);
   }
 
   private static FileFormat fileFormat(JsonReader in, JsonNode node, Path path) {
@@ -125,7 +125,7 @@ final class ContentFileParser {
         return format;
       }
     }
-    throw in.fail("unknown file format '" + JsonReader.brief(text) + "'", path);
+    throw in.fail("unknown file format" + in.quoted(text), path);
   }
 
   private static List<@Nullable Object> partition(JsonReader in, JsonNode node, Path path) {
@@ -207,7 +207,7 @@ final class ContentFileParser {
         }
       }
       if (seen != null && !seen.add(key)) {
-        throw in.fail("duplicate key " + key, keysPath.element(i));
+        throw in.fail("duplicate key" + in.shown(" ", key), keysPath.element(i));
       }
       keys[i] = key;
     }

@@ -23,6 +23,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
  *
  * <p>The message parsers follow the fixed shape of the spec (never the depth of the document), so a deeply nested
  * body can only exhaust Jackson's own nesting limit, which is reported as malformed too.
+ *
+ * <p>Whether a rejection may quote the body is decided here, once per body: an answer that may carry secrets (a
+ * config, a table, credentials, a plan, which may hold the credentials vended for it) is read by a
+ * {@linkplain #secretBearing secret-bearing} reader, whose rejections name the field, the kind of value and where
+ * the JSON broke, and quote nothing of the body, not even through a cause.
  */
 final class JsonReader {
 
@@ -32,10 +37,25 @@ final class JsonReader {
   static final JsonNode EMPTY_ARRAY = JsonNodeFactory.instance.arrayNode();
 
   private final @Nullable String planTask;
+  private final boolean secretBearing;
 
-  /** @param planTask the handle whose answer is read, named in every rejection; {@code null} for other answers */
-  JsonReader(@Nullable String planTask) {
+  private JsonReader(@Nullable String planTask, boolean secretBearing) {
     this.planTask = planTask;
+    this.secretBearing = secretBearing;
+  }
+
+  /**
+   * For an answer without secrets, whose rejections quote what they reject (cut to 200 characters).
+   *
+   * @param planTask the handle whose answer is read, named in every rejection; {@code null} for other answers
+   */
+  static JsonReader quoting(@Nullable String planTask) {
+    return new JsonReader(planTask, false);
+  }
+
+  /** For an answer that may carry secrets: its rejections quote nothing of it. */
+  static JsonReader secretBearing() {
+    return new JsonReader(null, true);
   }
 
   /**
@@ -89,11 +109,21 @@ final class JsonReader {
     }
   }
 
-  static String brief(@Nullable String text) {
+  private static String brief(@Nullable String text) {
     if (text == null) {
       return "";
     }
     return text.length() <= MAX_DETAIL_CHARS ? text : text.substring(0, MAX_DETAIL_CHARS) + "…";
+  }
+
+  /** Text of the body (or a message that may repeat it) after {@code lead}, or nothing for a secret-bearing body. */
+  String shown(String lead, @Nullable Object text) {
+    return this.secretBearing || text == null ? "" : lead + brief(text.toString());
+  }
+
+  /** A string of the body in quotes after a space, or nothing for a secret-bearing body. */
+  String quoted(@Nullable String text) {
+    return this.secretBearing || text == null ? "" : " '" + brief(text) + "'";
   }
 
   /** Runs a parse, keeping the single-exception contract. */
@@ -106,8 +136,8 @@ final class JsonReader {
     }
     catch (RuntimeException ex) {
       // Every check should have fired first; this keeps the single-exception contract if one did not.
-      throw fail("unexpected content (" + ex.getClass().getSimpleName() + ": " + brief(ex.getMessage()) + ")",
-          null, ex);
+      throw fail("unexpected content (" + ex.getClass().getSimpleName() + shown(": ", ex.getMessage()) + ")", null,
+          ex);
     }
   }
 
@@ -115,8 +145,10 @@ final class JsonReader {
     return fail(message, field, null);
   }
 
+  /** A cause is kept only where the body may be quoted: its own message would quote it all the same. */
   MalformedResponseException fail(String message, @Nullable Path field, @Nullable Throwable cause) {
-    return new MalformedResponseException(message, field == null ? null : field.toString(), this.planTask, cause);
+    return new MalformedResponseException(message, field == null ? null : field.toString(), this.planTask,
+        this.secretBearing ? null : cause);
   }
 
   /** The body's top-level object. */
@@ -129,8 +161,8 @@ final class JsonReader {
       root = reader.readTree(body);
     }
     catch (JacksonException ex) {
-      throw fail("body is not valid JSON or exceeds the parser's limits: " + brief(ex.getOriginalMessage()), null,
-          ex);
+      throw fail("body is " + JsonSyntaxErrors.describe(ex) + shown(": ", ex.getOriginalMessage()),
+          JsonSyntaxErrors.enclosing(ex), ex);
     }
     if (root == null || root.isMissingNode()) {
       throw fail("empty body", null);
@@ -190,7 +222,7 @@ final class JsonReader {
       throw fail("expected an integer but got " + kind(node), path);
     }
     if (!node.canConvertToInt()) {
-      throw fail("integer " + brief(node.asString()) + " does not fit in 32 bits", path);
+      throw fail("integer" + shown(" ", node.asString()) + " does not fit in 32 bits", path);
     }
     return node.intValue();
   }
@@ -200,7 +232,7 @@ final class JsonReader {
       throw fail("expected an integer but got " + kind(node), path);
     }
     if (!node.canConvertToLong()) {
-      throw fail("integer " + brief(node.asString()) + " does not fit in 64 bits", path);
+      throw fail("integer" + shown(" ", node.asString()) + " does not fit in 64 bits", path);
     }
     return node.longValue();
   }
@@ -208,7 +240,7 @@ final class JsonReader {
   long nonNegativeLong(@Nullable JsonNode node, Path path) {
     long value = longValue(node, path);
     if (value < 0) {
-      throw fail("must not be negative: " + value, path);
+      throw fail("must not be negative" + shown(": ", value), path);
     }
     return value;
   }
@@ -282,15 +314,15 @@ final class JsonReader {
       // numberValue() never throws, unlike doubleValue() on a huge decimal; overflow shows as infinity.
       double value = node.numberValue().doubleValue();
       if (!Double.isFinite(value)) {
-        throw fail("number " + brief(node.asString()) + " is out of range", path);
+        throw fail("number" + shown(" ", node.asString()) + " is out of range", path);
       }
       return value;
     }
     throw fail("expected a primitive value but got " + kind(node), path);
   }
 
-  /** What a rejected value was, for the message. */
-  static String kind(@Nullable JsonNode node) {
+  /** What a rejected value was, for the message: a number by its text, unless the body may carry secrets. */
+  String kind(@Nullable JsonNode node) {
     if (node == null || node.isMissingNode()) {
       return "nothing";
     }
@@ -310,7 +342,7 @@ final class JsonReader {
       return "a boolean";
     }
     if (node.isNumber()) {
-      return "the number " + brief(node.asString());
+      return this.secretBearing ? "a number" : "the number " + brief(node.asString());
     }
     return node.getNodeType().name().toLowerCase(Locale.ROOT);
   }

@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code storage-credentials}.
  *
  * <p>The table metadata is not read here: it is handed on as JSON text, for Apache Iceberg's own parser, once it is
- * known to be an object. Config and credential values may be secrets, so no rejection quotes one.
+ * known to be an object. Config and credential values may be secrets, so a secret-bearing reader reads both answers.
  */
 public final class LoadTableParser {
 
@@ -36,7 +36,7 @@ public final class LoadTableParser {
   }
 
   public LoadTableResult table(byte[] body) {
-    JsonReader in = new JsonReader(null);
+    JsonReader in = JsonReader.secretBearing();
     return in.guarded(() -> {
       JsonNode root = in.root(this.reader, body);
       JsonNode location = in.optional(root, "metadata-location");
@@ -50,7 +50,7 @@ public final class LoadTableParser {
   }
 
   public List<StorageCredential> credentials(byte[] body) {
-    JsonReader in = new JsonReader(null);
+    JsonReader in = JsonReader.secretBearing();
     return in.guarded(() -> storageCredentials(in, in.root(this.reader, body), true));
   }
 
@@ -63,7 +63,7 @@ public final class LoadTableParser {
       return this.writer.writeValueAsString(metadata);
     }
     catch (JacksonException unwritable) {
-      throw in.fail("cannot be written back as JSON: " + JsonReader.brief(unwritable.getOriginalMessage()),
+      throw in.fail("cannot be written back as JSON" + in.shown(": ", unwritable.getOriginalMessage()),
           Path.of("metadata"), unwritable);
     }
   }
@@ -106,8 +106,7 @@ public final class LoadTableParser {
     for (Map.Entry<String, JsonNode> entry : object.properties()) {
       JsonNode value = entry.getValue();
       if (!value.isString()) {
-        // No kind(value) here: it would quote a number, and these objects hold secrets.
-        throw in.fail("expected a string value", path.field(entry.getKey()));
+        throw in.fail("expected a string value but got " + in.kind(value), path.field(entry.getKey()));
       }
       values.put(entry.getKey(), value.stringValue());
     }

@@ -33,7 +33,8 @@ public final class PlanResultParser {
    * @param defaultResidual the residual of tasks the catalog sent none for: the request's filter
    */
   public PlanningResult parse(byte[] body, boolean fromSubmit, @Nullable String defaultResidual) {
-    JsonReader in = new JsonReader(null);
+    // secret-bearing: a completed plan may carry the storage credentials vended for it
+    JsonReader in = JsonReader.secretBearing();
     return in.guarded(() -> read(in, in.root(this.reader, body), fromSubmit, defaultResidual));
   }
 
@@ -70,15 +71,14 @@ public final class PlanResultParser {
       throw in.fail("missing plan status", Path.of("status"));
     }
     if (!node.isString()) {
-      throw in.fail("expected a string but got " + JsonReader.kind(node), Path.of("status"));
+      throw in.fail("expected a string but got " + in.kind(node), Path.of("status"));
     }
     return switch (node.stringValue().toLowerCase(Locale.ROOT)) {
       case "completed" -> PlanStatus.COMPLETED;
       case "submitted" -> PlanStatus.SUBMITTED;
       case "cancelled" -> PlanStatus.CANCELLED;
       case "failed" -> PlanStatus.FAILED;
-      default -> throw in.fail("unknown plan status '" + JsonReader.brief(node.stringValue()) + "'",
-          Path.of("status"));
+      default -> throw in.fail("unknown plan status" + in.quoted(node.stringValue()), Path.of("status"));
     };
   }
 

@@ -38,7 +38,7 @@ public final class ScanTasksParser {
    * @param defaultResidual the residual of tasks the catalog sent none for: the request's filter
    */
   public ScanTasks parse(byte[] body, String planTask, @Nullable String defaultResidual) {
-    JsonReader in = new JsonReader(planTask);
+    JsonReader in = JsonReader.quoting(planTask);
     return in.guarded(() -> read(in, in.root(this.reader, body), defaultResidual));
   }
 
@@ -103,11 +103,11 @@ public final class ScanTasksParser {
       Path refPath = path.element(i);
       int index = in.intValue(array.get(i), refPath);
       if (index < 0 || index >= deletes.size()) {
-        throw in.fail("delete file reference " + index + " is out of range: this response has " + deletes.size()
-            + " delete files", refPath);
+        throw in.fail("delete file reference" + in.shown(" ", index) + " is out of range: this response has "
+            + deletes.size() + " delete files", refPath);
       }
       if (!seen.add(index)) {
-        throw in.fail("delete file reference " + index + " appears twice in one task", refPath);
+        throw in.fail("delete file reference" + in.shown(" ", index) + " appears twice in one task", refPath);
       }
       applied.add(deletes.get(index));
     }
@@ -123,7 +123,7 @@ public final class ScanTasksParser {
       return this.compactWriter.writeValueAsString(node);
     }
     catch (JacksonException ex) {
-      throw in.fail("residual filter cannot be serialised: " + JsonReader.brief(ex.getOriginalMessage()), path);
+      throw in.fail("residual filter cannot be serialised" + in.shown(": ", ex.getOriginalMessage()), path);
     }
   }
 }

@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -159,11 +160,11 @@ class ResponseParserTest {
 
   @Test
   void rejectsDuplicateKeysWhichHaveNoOneMeaning() {
-    MalformedResponseException tasks = rejectTasks("{\"plan-tasks\": [\"a\"], \"plan-tasks\": []}", null);
-    assertThat(tasks.getMessage()).contains("Duplicate", "plan-tasks");
+    MalformedResponseException tasks = rejectTasks("{\"plan-tasks\": [\"a\"], \"plan-tasks\": []}", "plan-tasks");
+    assertThat(tasks.getMessage()).contains("a duplicate member", "Duplicate");
     MalformedResponseException plan = malformed(() -> this.parser.planResult(
         bytes("{\"status\": \"failed\", \"status\": \"completed\", \"plan-id\": \"p\"}"), true, null));
-    assertThat(plan.getMessage()).contains("status");
+    assertThat(plan.field()).isEqualTo("status");
   }
 
   @Test
@@ -1101,6 +1102,81 @@ class ResponseParserTest {
     assertThat(problems).isEmpty();
   }
 
+  // ---- answers that may carry secrets ----------------------------------------------------------------
+
+  private static final String SECRET = "wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET";
+
+  /**
+   * Jackson's message quotes the text where the JSON broke, which in these answers may be a secret: the rejection
+   * says in words of its own what broke, at which line and column, and inside which member, and has no cause,
+   * whose message would quote the text all the same.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("brokenAnswersThatMayCarrySecrets")
+  void aBrokenAnswerThatMayCarrySecretsSaysWhatBrokeAndWhereButQuotesNothing(String answer, ThrowingParse parse,
+      String body, @Nullable String field, String problem) {
+    MalformedResponseException ex = malformed(() -> parse.parse(bytes(body)));
+
+    assertThat(ex.getMessage()).doesNotContain(SECRET).endsWith("body is not valid JSON (" + problem);
+    assertThat(ex.field()).isEqualTo(field);
+    assertThat(ex.getCause()).isNull();
+  }
+
+  static Stream<Arguments> brokenAnswersThatMayCarrySecrets() {
+    ConfigParser config = new ConfigParser(MAPPER);
+    LoadTableParser tables = new LoadTableParser(MAPPER);
+    PlanResultParser plans = new PlanResultParser(MAPPER);
+    String credentials = "\"storage-credentials\": [{\"prefix\": \"s3://b/\", \"config\": {\"s3.secret-access-key\": "
+        + SECRET + "}}]";
+    return Stream.of(
+        Arguments.of("config", (ThrowingParse) config::parse, "{\"defaults\": {\"token\": " + SECRET + "}}",
+            "defaults", "an unrecognized token) at line 1, column 24"),
+        Arguments.of("config, a secret where a name goes", (ThrowingParse) config::parse,
+            "{\"overrides\": {\"" + SECRET + "\"}}", "overrides", "an unexpected character) at line 1, column 52"),
+        Arguments.of("table, over lines", (ThrowingParse) tables::table,
+            "{\n  \"metadata\": {},\n  \"config\": {\n    \"s3.secret-access-key\": " + SECRET + "\n  }\n}",
+            "config", "an unrecognized token) at line 4, column 29"),
+        Arguments.of("table, its credentials", (ThrowingParse) tables::table, "{\"metadata\": {}, " + credentials + "}",
+            "storage-credentials[0].config", "an unrecognized token) at line 1, column 99"),
+        Arguments.of("credentials", (ThrowingParse) tables::credentials, "{" + credentials + "}",
+            "storage-credentials[0].config", "an unrecognized token) at line 1, column 83"),
+        Arguments.of("credentials, cut short", (ThrowingParse) tables::credentials,
+            "{\"storage-credentials\": [{\"prefix\": \"s3://b/\", \"config\": {\"k\": \"" + SECRET,
+            "storage-credentials[0].config", "the body ends inside a value) at line 1, column 99"),
+        Arguments.of("plan", (ThrowingParse) body -> plans.parse(body, false, null),
+            "{\"status\": \"completed\", \"plan-id\": \"p\", " + credentials + "}",
+            "storage-credentials[0].config", "an unrecognized token) at line 1, column 122"));
+  }
+
+  /** A number where a container belongs may be a secret too: its kind is named, its digits are not. */
+  @Test
+  void aRejectionOfAnAnswerThatMayCarrySecretsNamesAValuesKindButNotItsDigits() {
+    String digits = "31415926535897932384626433832795";
+    assertThat(malformed(() -> new ConfigParser(MAPPER).parse(bytes("{\"defaults\": " + digits + "}"))))
+        .hasMessageEndingWith("expected an object but got a number").hasMessageNotContaining(digits);
+    LoadTableParser tables = new LoadTableParser(MAPPER);
+    assertThat(malformed(() -> tables.table(bytes("{\"metadata\": {}, \"config\": " + digits + "}"))))
+        .hasMessageEndingWith("expected an object but got a number").hasMessageNotContaining(digits);
+    assertThat(malformed(() -> tables.credentials(bytes("{\"storage-credentials\": [" + digits + "]}"))))
+        .hasMessageEndingWith("expected an object but got a number").hasMessageNotContaining(digits);
+    assertThat(rejectPlan(with(COMPLETED, "/storage-credentials/0", digits), false, "storage-credentials[0]"))
+        .hasMessageEndingWith("expected an object but got a number").hasMessageNotContaining(digits);
+    assertThat(rejectPlan(with(COMPLETED, "/status", quoted(SECRET)), false, "status"))
+        .hasMessageEndingWith("unknown plan status").hasMessageNotContaining(SECRET);
+  }
+
+  /**
+   * A plan-task's answer holds no secrets: its rejection adds Jackson's own detail, and keeps Jackson's exception as
+   * its cause, beside what every rejection says.
+   */
+  @Test
+  void aBrokenTasksAnswerAlsoQuotesJacksonsOwnDetail() {
+    MalformedResponseException ex = rejectTasks("{\"plan-tasks\": [\"pt-a\", pt-b]}", "plan-tasks[1]");
+    assertThat(ex.getMessage()).contains("not valid JSON (an unrecognized token) at line 1, column 25",
+        "Unrecognized token 'pt'");
+    assertThat(ex.getCause()).isInstanceOf(JacksonException.class);
+  }
+
   // ---- helpers ------------------------------------------------------------------------------------
 
   @FunctionalInterface
@@ -1110,13 +1186,19 @@ class ResponseParserTest {
 
   // ---- what mutation testing found unpinned ---------------------------------------------------------
 
-  /** A rejection says what the value was instead: each JSON kind by its name, a number by its text. */
+  /**
+   * A rejection says what the value was instead: each JSON kind by its name, a number by its text (but in an answer
+   * that may carry secrets, as a plan's, only as a number).
+   */
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "[]|an array", "\"x\"|a string", "true|a boolean", "1.5|the number 1.5", "null|null" })
-  void aRejectionNamesTheKindOfValueItGot(String value, String kind) {
+      "[]|an array|an array", "\"x\"|a string|a string", "true|a boolean|a boolean",
+      "1.5|the number 1.5|a number", "null|null|null" })
+  void aRejectionNamesTheKindOfValueItGot(String value, String kind, String kindInAPlan) {
+    assertThat(rejectTasks(with(TASKS, "/file-scan-tasks/0", value), "file-scan-tasks[0]").getMessage())
+        .contains("expected an object but got " + kind + " [plan task");
     assertThat(rejectPlan(with(COMPLETED, "/storage-credentials/0", value), false, "storage-credentials[0]")
-        .getMessage()).endsWith("expected an object but got " + kind);
+        .getMessage()).endsWith("expected an object but got " + kindInAPlan);
     assertThat(rejectPlan(with(COMPLETED, "/storage-credentials/0/prefix", "{}"), false,
         "storage-credentials[0].prefix").getMessage()).endsWith("expected a string but got an object");
   }
@@ -1125,10 +1207,11 @@ class ResponseParserTest {
   @Test
   void aQuotedTextIsCutAfterTwoHundredCharacters() {
     String exactly = "s".repeat(200);
-    assertThat(rejectPlan("{\"status\": \"" + exactly + "\"}", false, "status").getMessage())
-        .contains("'" + exactly + "'");
-    assertThat(rejectPlan("{\"status\": \"" + exactly + "t\"}", false, "status").getMessage())
-        .contains("'" + exactly + "…'");
+    String format = "/file-scan-tasks/0/data-file/file-format";
+    assertThat(rejectTasks(with(TASKS, format, quoted(exactly)), "file-scan-tasks[0].data-file.file-format")
+        .getMessage()).contains("'" + exactly + "'");
+    assertThat(rejectTasks(with(TASKS, format, quoted(exactly + "t")), "file-scan-tasks[0].data-file.file-format")
+        .getMessage()).contains("'" + exactly + "…'");
   }
 
   @Test
