@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,6 +15,7 @@ import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.wire.JsonSyntaxErrors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.Authentication;
@@ -31,12 +33,14 @@ import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JacksonException;
 
 /**
  * OAuth2 client-credentials authentication of every catalog request, on Spring Security's OAuth2 client.
@@ -66,6 +70,14 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
 
   private static final OAuth2AuthorizeRequest AUTHORIZE = OAuth2AuthorizeRequest
       .withClientRegistrationId(REGISTRATION_ID).principal("iceberg-scan-planning").build();
+
+  /** Spring Security's error code for a token endpoint's answer it could not read. */
+  private static final String INVALID_TOKEN_RESPONSE = "invalid_token_response";
+
+  /** The members of a token answer, which a failure may name: names of the protocol's, never the answer's text. */
+  private static final List<String> TOKEN_RESPONSE_MEMBERS = List.of(OAuth2ParameterNames.ACCESS_TOKEN,
+      OAuth2ParameterNames.TOKEN_TYPE, OAuth2ParameterNames.EXPIRES_IN, OAuth2ParameterNames.REFRESH_TOKEN,
+      OAuth2ParameterNames.SCOPE);
 
   /** 401, and 419 (AuthenticationTimeout), which the REST spec lets a catalog send for an expired token. */
   private static final Set<Integer> TOKEN_REFUSED = Set.of(401, 419);
@@ -129,9 +141,41 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
                     .then(Mono.fromRunnable(() -> this.kept.dropIfKept(token)))
                     .then(Mono.defer(this::token))
                     .flatMap(current -> send(request, next, current))))
-        .onErrorMap(OAuth2AuthorizationException.class, failure -> new AuthenticationException(
-            "no access token from " + Redaction.maskUserInfo(this.registration.tokenUri()) + ": "
-                + failure.getMessage(), null, failure));
+        .onErrorMap(OAuth2AuthorizationException.class, this::noToken);
+  }
+
+  /**
+   * The token endpoint refused the credentials, or answered what Spring Security could not read. Spring's
+   * description of such an answer quotes it (a JSON decoder's message, an unsupported {@code token_type}), and the
+   * answer may hold the token: it is described here in words that quote nothing, and Spring's exception, whose
+   * message and causes quote it too, is not kept as the cause.
+   */
+  private AuthenticationException noToken(OAuth2AuthorizationException failure) {
+    String from = "no access token from " + Redaction.maskUserInfo(this.registration.tokenUri()) + ": ";
+    if (!INVALID_TOKEN_RESPONSE.equals(failure.getError().getErrorCode())) {
+      return new AuthenticationException(from + failure.getMessage(), null, failure);
+    }
+    return new AuthenticationException(from + "[" + INVALID_TOKEN_RESPONSE + "] the answer is " + unreadable(failure),
+        null, null);
+  }
+
+  private static String unreadable(OAuth2AuthorizationException failure) {
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof JacksonException json) {
+        return JsonSyntaxErrors.describe(json);
+      }
+    }
+    // well-formed but refused: Spring names the refused member before any value it quotes ("Unsupported
+    // token_type: …"), so the first member named is the one
+    String description = String.valueOf(failure.getError().getDescription());
+    String named = null;
+    for (String member : TOKEN_RESPONSE_MEMBERS) {
+      int at = description.indexOf(member);
+      if (at >= 0 && (named == null || at < description.indexOf(named))) {
+        named = member;
+      }
+    }
+    return "not a usable token response" + (named == null ? "" : ": its " + named + " is missing or not usable");
   }
 
   /**

@@ -292,6 +292,28 @@ class OAuth2ClientCredentialsTest {
     assertThat(this.catalog.tokenRequests).as("refused credentials are not retried").hasSize(1);
   }
 
+  /**
+   * Spring Security's description of a token answer it cannot read quotes the answer, which may hold the token: the
+   * failure says what broke, and where, in words of its own, and keeps no cause that would quote it.
+   */
+  @Test
+  void anUnreadableTokenAnswerIsAnAuthenticationErrorThatQuotesNothingOfIt() {
+    String token = "wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET";
+    ScanPlanner planner = planner(credentials());
+    this.catalog.tokenAnswer = "{\"access_token\":" + token + ",\"token_type\":\"Bearer\"}";
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(AuthenticationException.class)
+        .hasMessageEndingWith("/oauth/token: [invalid_token_response] the answer is not valid JSON "
+            + "(an unrecognized token) at line 1, column 17")
+        .hasMessageNotContaining(token).hasNoCause();
+
+    this.catalog.tokenAnswer = "{\"access_token\":\"" + token + "\",\"token_type\":\"" + token + "\"}";
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(AuthenticationException.class)
+        .hasMessageEndingWith("/oauth/token: [invalid_token_response] the answer is not a usable token response: "
+            + "its token_type is missing or not usable")
+        .hasMessageNotContaining(token).hasNoCause();
+    assertThat(this.catalog.catalogRequests).as("nothing reached the catalog without a token").isEmpty();
+  }
+
   @Test
   void aFetchThatCannotGetATokenNamesItsHandle() {
     ScanPlanner planner = planner(credentials());
@@ -353,6 +375,8 @@ class OAuth2ClientCredentialsTest {
     /** The first token request gets no answer for 10 s. */
     volatile boolean stallFirstToken;
     volatile int refusalStatus = 401;
+    /** What the token endpoint answers in place of a token. */
+    volatile @Nullable String tokenAnswer;
     volatile String challenge = "Bearer error=\"invalid_token\"";
     volatile @Nullable CountDownLatch holdRefusalsUntilFetched;
     volatile @Nullable CountDownLatch holdRefusalOfH1;
@@ -368,6 +392,10 @@ class OAuth2ClientCredentialsTest {
         if (this.refuseCredentials) {
           return new MockResponse.Builder().code(401).setHeader("Content-Type", "application/json")
               .body("{\"error\":\"invalid_client\",\"error_description\":\"unknown client\"}").build();
+        }
+        String answer = this.tokenAnswer;
+        if (answer != null) {
+          return new MockResponse.Builder().setHeader("Content-Type", "application/json").body(answer).build();
         }
         String token = "tok-" + this.issued.incrementAndGet();
         this.accepted.add(token);
