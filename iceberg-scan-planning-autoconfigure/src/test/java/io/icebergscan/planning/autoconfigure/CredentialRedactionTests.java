@@ -1,7 +1,10 @@
 package io.icebergscan.planning.autoconfigure;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -11,10 +14,17 @@ import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
 import io.icebergscan.planning.TaskBatch;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,12 +41,26 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * Credentials in a URI are masked the one way ({@link Redaction}) on every surface that shows one: exception
  * messages, refusals of the builders, {@code toString()}s, health details, and the actuator's view of the
- * properties.
+ * properties. And no rejection of a catalog answer that may carry secrets (its config, a table, credentials, a
+ * plan, a token) quotes any of its text.
  */
 class CredentialRedactionTests {
 
   private static final String USER = "alice";
   private static final String SECRET = "s3cr3t";
+
+  /** A secret in an answer, where the JSON breaks or as a value of the wrong type. */
+  private static final String BODY_SECRET = "wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET";
+  /** A secret that is all digits: a rejection naming "the number ..." would quote it. */
+  private static final String NUMERIC_SECRET = "31415926535897932384626433832795";
+  private static final TableIdentifier TABLE = TableIdentifier.of("db", "t");
+  private static final String TABLE_PATH = "/v1/namespaces/db/tables/t";
+  private static final String ENDPOINTS = "{\"endpoints\":[\"" + ScanPlanner.LOAD_TABLE_ENDPOINT + "\",\""
+      + ScanPlanner.LOAD_CREDENTIALS_ENDPOINT + "\",\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan\","
+      + "\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks\"]}";
+
+  @StartStop
+  private final MockWebServer server = new MockWebServer();
 
   @Test
   void masksTheUserInfoOfEveryUriInATextAndNothingElse() {
@@ -88,6 +112,119 @@ class CredentialRedactionTests {
         Arguments.of("the actuator's token uri", (Supplier<String>) () -> String.valueOf(
             ScanPlanningSanitizingAutoConfiguration.sanitize(new SanitizableData(null,
                 "ICEBERG_REST_OAUTH2_TOKENURI", tokenUri)).getValue())));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("answersThatMayCarrySecrets")
+  void noRejectionOfAnAnswerThatMayCarrySecretsShowsThem(String answer, Call call, String path, String body) {
+    SecretBearingCatalog catalog = new SecretBearingCatalog(path, body);
+    this.server.setDispatcher(catalog);
+    ScanPlanner.Builder builder = ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0);
+    if (call == Call.WITH_OAUTH2) {
+      builder.filter(OAuth2ClientCredentials.builder().tokenUri(this.server.url("/oauth/token").toString())
+          .clientId("planner").clientSecret("client-secret").build());
+    }
+    Throwable failure;
+    try (ScanPlanner planner = builder.build()) {
+      failure = catchThrowable(() -> call.on.apply(planner));
+    }
+
+    assertThat(catalog.served).as("the answer was served").isTrue();
+    assertThat(failure).as(answer).isInstanceOf(call == Call.WITH_OAUTH2 ? AuthenticationException.class
+        : MalformedResponseException.class);
+    StringWriter printed = new StringWriter();
+    failure.printStackTrace(new PrintWriter(printed));
+    assertThat(failure.getMessage()).doesNotContain(BODY_SECRET).doesNotContain(NUMERIC_SECRET);
+    assertThat(printed.toString()).as("the stack trace, causes included").doesNotContain(BODY_SECRET)
+        .doesNotContain(NUMERIC_SECRET);
+  }
+
+  static Stream<Arguments> answersThatMayCarrySecrets() {
+    String credential = "{\"prefix\":\"s3://b/\",\"config\":{\"s3.secret-access-key\":%s}}";
+    String broken = credential.formatted(BODY_SECRET);
+    String numeric = credential.formatted(NUMERIC_SECRET);
+    return Stream.of(
+        Arguments.of("config, broken at the secret", Call.CONFIG, "/v1/config",
+            "{\"defaults\":{\"s3.secret-access-key\":" + BODY_SECRET + "}}"),
+        Arguments.of("config, a number for its defaults", Call.CONFIG, "/v1/config",
+            "{\"defaults\":" + NUMERIC_SECRET + "}"),
+        Arguments.of("config, the secret in a list", Call.CONFIG, "/v1/config",
+            "{\"overrides\":{\"token\":[\"" + BODY_SECRET + "\"]}}"),
+        Arguments.of("table, broken at the secret", Call.LOAD_TABLE, TABLE_PATH,
+            "{\"metadata\":{},\"config\":{\"s3.secret-access-key\":" + BODY_SECRET + "}}"),
+        Arguments.of("table, a number for a config value", Call.LOAD_TABLE, TABLE_PATH,
+            "{\"metadata\":{},\"config\":{\"s3.secret-access-key\":" + NUMERIC_SECRET + "}}"),
+        Arguments.of("table, a number for its config", Call.LOAD_TABLE, TABLE_PATH,
+            "{\"metadata\":{},\"config\":" + NUMERIC_SECRET + "}"),
+        Arguments.of("table, broken in its credentials", Call.LOAD_TABLE, TABLE_PATH,
+            "{\"metadata\":{},\"storage-credentials\":[" + broken + "]}"),
+        Arguments.of("credentials, broken at the secret", Call.LOAD_CREDENTIALS, TABLE_PATH + "/credentials",
+            "{\"storage-credentials\":[" + broken + "]}"),
+        Arguments.of("credentials, a number for a config value", Call.LOAD_CREDENTIALS, TABLE_PATH + "/credentials",
+            "{\"storage-credentials\":[" + numeric + "]}"),
+        Arguments.of("credentials, a number for a credential", Call.LOAD_CREDENTIALS, TABLE_PATH + "/credentials",
+            "{\"storage-credentials\":[" + NUMERIC_SECRET + "]}"),
+        Arguments.of("plan, broken in its credentials", Call.PLAN, TABLE_PATH + "/plan",
+            "{\"status\":\"completed\",\"plan-id\":\"p\",\"storage-credentials\":[" + broken + "]}"),
+        Arguments.of("plan, a number for a credential", Call.PLAN, TABLE_PATH + "/plan",
+            "{\"status\":\"completed\",\"plan-id\":\"p\",\"storage-credentials\":[" + NUMERIC_SECRET + "]}"),
+        Arguments.of("token, broken at the token", Call.WITH_OAUTH2, "/oauth/token",
+            "{\"access_token\":" + BODY_SECRET + ",\"token_type\":\"bearer\",\"expires_in\":3600}"),
+        Arguments.of("token, broken after the token", Call.WITH_OAUTH2, "/oauth/token",
+            "{\"access_token\":\"" + BODY_SECRET + "\",\"token_type\":\"bearer\",\"expires_in\":}"),
+        Arguments.of("token, a list for the token", Call.WITH_OAUTH2, "/oauth/token",
+            "{\"access_token\":[\"" + BODY_SECRET + "\"],\"token_type\":\"bearer\",\"expires_in\":3600}"),
+        Arguments.of("token, without its type", Call.WITH_OAUTH2, "/oauth/token",
+            "{\"access_token\":\"" + BODY_SECRET + "\",\"expires_in\":3600}"),
+        Arguments.of("token, of an unsupported type", Call.WITH_OAUTH2, "/oauth/token",
+            "{\"access_token\":\"tok\",\"token_type\":\"" + BODY_SECRET + "\",\"expires_in\":3600}"));
+  }
+
+  /** What the planner is asked for, through which the answer is read. */
+  enum Call {
+    CONFIG(ScanPlanner::catalogProperties),
+    LOAD_TABLE(planner -> planner.loadTable(TABLE, true)),
+    LOAD_CREDENTIALS(planner -> planner.loadCredentials(TABLE, null)),
+    PLAN(planner -> planner.plan(TABLE)),
+    /** The catalog's config, over OAuth2: the token endpoint answers first. */
+    WITH_OAUTH2(ScanPlanner::catalogProperties);
+
+    final Function<ScanPlanner, Object> on;
+
+    Call(Function<ScanPlanner, Object> on) {
+      this.on = on;
+    }
+  }
+
+  /** A catalog and token endpoint that answer {@code body} at {@code path}, and what a planner needs elsewhere. */
+  private static final class SecretBearingCatalog extends Dispatcher {
+
+    private final String path;
+    private final String body;
+    volatile boolean served;
+
+    SecretBearingCatalog(String path, String body) {
+      this.path = path;
+      this.body = body;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      String requested = request.getUrl().encodedPath();
+      if (requested.equals(this.path)) {
+        this.served = true;
+        return json(this.body);
+      }
+      return json(switch (requested) {
+        case "/v1/config" -> ENDPOINTS;
+        case "/oauth/token" -> "{\"access_token\":\"tok\",\"token_type\":\"bearer\",\"expires_in\":3600}";
+        default -> "{}";
+      });
+    }
+
+    private static MockResponse json(String body) {
+      return new MockResponse.Builder().setHeader("Content-Type", "application/json").body(body).build();
+    }
   }
 
   private static String properties(String... values) {
