@@ -9,6 +9,7 @@ import io.icebergscan.planning.exceptions.Redaction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.StringUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -21,8 +22,8 @@ import org.springframework.util.unit.DataSize;
  * @param warehouse Warehouse to request from the catalog's "GET /v1/config".
  * @param prefix Path prefix to use unless the catalog's configuration overrides it.
  * @param headers Static HTTP headers sent with every request to the catalog.
- * @param token Bearer token sent as "Authorization: Bearer ..." with every request. For tokens that
- *     expire, use "iceberg.rest.oauth2.*" instead.
+ * @param token Bearer token sent as "Authorization: Bearer ..." with every request; an empty one sends
+ *     none. For tokens that expire, use "iceberg.rest.oauth2.*" instead.
  * @param oauth2 OAuth2 client-credentials authentication against the catalog.
  * @param ssl TLS settings of the connections to the catalog.
  * @param connectTimeout Time to establish a connection to the catalog.
@@ -50,6 +51,7 @@ public record IcebergRestProperties(
 
   public IcebergRestProperties {
     headers = Map.copyOf(headers);
+    token = unlessEmpty(token);
     if (token != null && oauth2.clientId() != null) {
       throw new IllegalArgumentException("iceberg.rest.token and iceberg.rest.oauth2.client-id are both set: "
           + "choose one way to authenticate");
@@ -71,8 +73,16 @@ public record IcebergRestProperties(
   }
 
   /**
+   * An empty value is an unset one: {@code token: ${ICEBERG_TOKEN:}} with the variable unset means no token (no
+   * {@code Authorization} header), as an empty {@code uri} means no catalog.
+   */
+  private static @Nullable String unlessEmpty(@Nullable String value) {
+    return StringUtils.hasText(value) ? value : null;
+  }
+
+  /**
    * OAuth2 client-credentials authentication against the catalog, through Spring Security's OAuth2
-   * client (add org.springframework.security:spring-security-oauth2-client). On when client-id is set.
+   * client (add org.springframework.security:spring-security-oauth2-client). On when client-id is set and not empty.
    *
    * @param clientId Client id registered at the token endpoint.
    * @param clientSecret Client secret registered at the token endpoint.
@@ -94,6 +104,7 @@ public record IcebergRestProperties(
       @Nullable Duration defaultTokenLifetime) {
 
     public OAuth2 {
+      clientId = unlessEmpty(clientId);
       scopes = scopes == null ? null : List.copyOf(scopes);
       if (clientId != null && (clientSecret == null || clientSecret.isEmpty())) {
         throw new IllegalArgumentException("iceberg.rest.oauth2.client-secret is required with "

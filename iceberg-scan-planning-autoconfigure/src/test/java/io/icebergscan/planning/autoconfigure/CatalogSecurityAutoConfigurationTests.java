@@ -224,6 +224,31 @@ class CatalogSecurityAutoConfigurationTests {
             .hasMessageContaining("client_secret_basic or client_secret_post").hasMessageNotContaining(CLIENT_SECRET));
   }
 
+  /**
+   * The README's {@code token: ${ICEBERG_TOKEN:}} beside OAuth2, and the example's {@code client-id:
+   * ${ICEBERG_CLIENT_ID:}} with the variables unset: what is empty is not set, so there is nothing to choose between,
+   * and no OAuth2 without a client id.
+   */
+  @Test
+  void emptyCredentialsAreUnset() throws IOException {
+    String uri = startPlain();
+    String unset = "${ICEBERG_SCAN_PLANNING_TEST_UNSET_7F3A:}";
+    this.runner.withPropertyValues(uri, "iceberg.rest.token=" + unset, "iceberg.rest.oauth2.client-id=planner",
+        "iceberg.rest.oauth2.client-secret=" + CLIENT_SECRET).run(context -> {
+          context.getBean(ScanPlanner.class).plan(TABLE);
+          assertThat(this.catalog.tokenRequests).hasSize(1);
+          assertThat(this.catalog.requests).isNotEmpty()
+              .allSatisfy(request -> assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer tok-1"));
+        });
+    this.runner.withPropertyValues(uri, "iceberg.rest.oauth2.client-id=" + unset,
+        "iceberg.rest.oauth2.client-secret=" + unset).run(context -> {
+          context.getBean(ScanPlanner.class).plan(TABLE);
+          assertThat(this.catalog.tokenRequests).as("no OAuth2").hasSize(1);
+          assertThat(this.catalog.requests).hasSize(4).last()
+              .satisfies(request -> assertThat(request.getHeaders().get("Authorization")).isNull());
+        });
+  }
+
   @Test
   void secretsNeverReachTheLogsEvenAtTrace(CapturedOutput output) throws IOException {
     LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());

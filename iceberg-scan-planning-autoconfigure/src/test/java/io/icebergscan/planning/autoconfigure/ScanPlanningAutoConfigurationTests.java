@@ -254,6 +254,18 @@ class ScanPlanningAutoConfigurationTests {
     });
   }
 
+  /** {@code token: ${ICEBERG_TOKEN:}} with the variable unset: no token, so no Authorization header at all. */
+  @Test
+  void anEmptyTokenSendsNoAuthorization() {
+    enqueuePlan();
+    this.runner.withPropertyValues(uri(), "iceberg.rest.token=${ICEBERG_SCAN_PLANNING_TEST_UNSET_7F3A:}")
+        .run(context -> {
+          context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t"));
+          assertThat(takeRequests(2)).allSatisfy(request ->
+              assertThat(request.getHeaders().get("Authorization")).as(request.getTarget()).isNull());
+        });
+  }
+
   @Test
   void builderCustomizersTokenAndHeadersAreApplied() {
     enqueuePlan();
