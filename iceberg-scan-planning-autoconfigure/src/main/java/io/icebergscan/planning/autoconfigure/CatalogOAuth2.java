@@ -26,6 +26,8 @@ final class CatalogOAuth2 {
       throw new IllegalStateException("iceberg.rest.oauth2.client-id is set, but Spring Security's OAuth2 client is "
           + "not on the classpath: add the dependency org.springframework.security:spring-security-oauth2-client");
     }
+    UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.oauth2.client-id", oauth2.clientId());
+    UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.oauth2.client-secret", oauth2.clientSecret());
     PropertyMapper map = PropertyMapper.get();
     String tokenUri = oauth2.tokenUri() != null ? oauth2.tokenUri()
         : catalogUri.replaceAll("/+$", "") + "/v1/oauth/tokens";

@@ -42,8 +42,14 @@ final class ScanPlannerBuilderConfigurer {
     map.from(retry.maxRetries()).to(set("iceberg.rest.retry.max-retries", builder::maxRetries));
     map.from(retry.initialDelay()).to(set("iceberg.rest.retry.initial-delay", builder::retryInitialDelay));
     map.from(retry.maxDelay()).to(set("iceberg.rest.retry.max-delay", builder::retryMaxDelay));
-    properties.headers().forEach(builder::header);
-    map.from(properties.token()).to(token -> builder.header("Authorization", "Bearer " + token));
+    properties.headers().forEach((name, value) -> {
+      UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.headers." + name, value);
+      builder.header(name, value);
+    });
+    map.from(properties.token()).to(token -> {
+      UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.token", token);
+      builder.header("Authorization", "Bearer " + token);
+    });
   }
 
   /** The largest planner executor the properties ask for: the planner's limit. */
