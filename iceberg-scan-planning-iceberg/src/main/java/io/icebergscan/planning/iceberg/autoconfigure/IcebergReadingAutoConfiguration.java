@@ -75,8 +75,8 @@ public final class IcebergReadingAutoConfiguration {
   @ConditionalOnMissingBean
   IcebergScanPlanner icebergReadingScanPlanner(ScanPlanner planner, IcebergReadingProperties properties,
       @Qualifier(READ_EXECUTOR_BEAN_NAME) Executor readExecutor) {
-    IcebergScanPlanner.Builder builder = IcebergScanPlanner.builder(planner).fileIoProperties(properties.fileIo())
-        .readExecutor(readExecutor);
+    IcebergScanPlanner.Builder builder = IcebergScanPlanner.builder(planner)
+        .fileIoProperties(FileIoCredentials.resolved(properties.fileIo())).readExecutor(readExecutor);
     PropertyMapper map = PropertyMapper.get();
     map.from(properties.splitSize()).to(size -> checked("split-size", size, () -> builder.splitSize(size.toBytes())));
     map.from(properties.readConcurrency())

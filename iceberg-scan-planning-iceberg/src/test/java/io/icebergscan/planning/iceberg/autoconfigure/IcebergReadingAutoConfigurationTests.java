@@ -2,11 +2,11 @@ package io.icebergscan.planning.iceberg.autoconfigure;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
@@ -22,6 +22,8 @@ import io.icebergscan.planning.iceberg.IcebergTable;
 import io.icebergscan.planning.iceberg.TestRows;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
@@ -31,15 +33,19 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -47,6 +53,7 @@ import org.springframework.web.reactive.function.client.ClientRequest;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
@@ -304,6 +311,25 @@ class IcebergReadingAutoConfigurationTests {
             .contains("s3.secret-access-key"));
   }
 
+  /**
+   * Spring Boot leaves a placeholder that nothing resolved in place: a FileIO credential would reach the object store
+   * as the text {@code ${…}}. Start-up fails instead, with the planner's analysis of an unresolved credential.
+   */
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void anUnresolvedPlaceholderInAFileIoPropertyFailsStartUpNamingIt(CapturedOutput output) {
+    SpringApplication application = new SpringApplication(ReadingApplication.class);
+    application.setWebApplicationType(WebApplicationType.NONE);
+    application.setDefaultProperties(Map.of("iceberg.rest.uri", catalog.uri(),
+        PREFIX + "file-io.s3.secret-access-key", "${ICEBERG_SCAN_PLANNING_TEST_UNSET_7F3A}"));
+
+    assertThatThrownBy(application::run).isNotNull();
+
+    assertThat(output).contains("APPLICATION FAILED TO START").contains("The credential property '" + PREFIX
+        + "file-io.s3.secret-access-key' is '${ICEBERG_SCAN_PLANNING_TEST_UNSET_7F3A}', a placeholder that nothing "
+        + "resolved");
+  }
+
   /** The properties hold only what is set: every default is the builder's, not a second copy in the record. */
   @Test
   void unsetPropertiesStayUnsetSoTheBuildersDefaultsApply() {
@@ -390,6 +416,11 @@ class IcebergReadingAutoConfigurationTests {
 
   private static List<Record> read(CloseableIterable<Record> rows) {
     return TestRows.readAll(rows);
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ImportAutoConfiguration({ ScanPlanningAutoConfiguration.class, IcebergReadingAutoConfiguration.class })
+  static class ReadingApplication {
   }
 
   @Configuration(proxyBeanMethods = false)
