@@ -23,6 +23,7 @@ import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
@@ -128,14 +129,18 @@ final class TaskReader {
     TaskDeletes deletes = task.deletes().isEmpty() ? null : new TaskDeletes(task, requested);
     Schema readSchema = deletes == null ? requested : deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task, this.partitionType, TaskReader::constant);
-    CloseableIterable<Record> records = FormatModelRegistry.<Record, Object>readBuilder(task.file().format(),
+    ReadBuilder<Record, ?> read = FormatModelRegistry.<Record, Object>readBuilder(task.file().format(),
             Record.class, this.io.newInputFile(task.file()))
         .project(readSchema)
         .idToConstant(constants)
-        .split(task.start(), task.length())
         .caseSensitive(this.caseSensitive)
-        .filter(residual)
-        .build();
+        .filter(residual);
+    // a whole file needs no range: Iceberg's Avro reader seeks a sync marker for one, and opens the file a second
+    // time to count the rows before it when positions are read (for position deletes, say)
+    if (task.start() != 0 || task.length() < task.file().fileSizeInBytes()) {
+      read = read.split(task.start(), task.length());
+    }
+    CloseableIterable<Record> records = read.build();
     if (deletes != null) {
       records = deletes.filter(records);
     }

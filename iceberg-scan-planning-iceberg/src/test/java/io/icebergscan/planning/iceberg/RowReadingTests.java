@@ -112,6 +112,28 @@ class RowReadingTests {
   }
 
   @Test
+  void aWholeFileWithPositionDeletesIsOpenedOnceAndPiecesOfItReadItsRowsOnce() {
+    EmbeddedTable table = table("ranges", 2);
+    List<DataFile> files = table.writeRows(FileFormat.AVRO, rows(table, 0, 3000));
+    table.append(files);
+    table.addDeletes(table.writePositionDeletes(FileFormat.AVRO, files.get(0), 0, 1500, 2999));
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner counting = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
+        .build(); IcebergScanPlan plan = counting.plan(load(table), ScanRequest.all())) {
+      String location = files.get(0).location();
+      List<Object> whole = read(plan.rows()).stream().map(row -> row.getField("id")).toList();
+      assertThat(whole).hasSize(2997).doesNotContain(0L, 1500L, 2999L);
+      // Iceberg's Avro reader opens a file a second time to count the rows before a range's start
+      assertThat(scope.streamsOpened(location)).as("the whole file, once").isOne();
+      List<CombinedScanTask> pieces = plan.splitTasks(new SplitSettings(files.get(0).fileSizeInBytes() / 4, 1, 0));
+      assertThat(pieces.stream().mapToInt(piece -> piece.files().size()).sum()).isGreaterThan(1);
+      List<Object> fromPieces = new ArrayList<>();
+      pieces.forEach(piece -> read(plan.rows(piece)).forEach(row -> fromPieces.add(row.getField("id"))));
+      assertThat(fromPieces).containsExactlyInAnyOrderElementsOf(whole);
+    }
+  }
+
+  @Test
   void aStreamedPlanReadsEveryRow() throws IOException {
     EmbeddedTable table = table("streamed", 2);
     for (int i = 0; i < 12; i++) {
