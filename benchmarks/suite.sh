@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${SUITE_OUT:-benchmarks/target/suite}
-parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory"}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readfirst readparquet readmemory"}
 mkdir -p "$out"
 
 mvn -B -q -pl benchmarks -am -DskipTests package
@@ -55,6 +55,25 @@ for part in $parts; do
     # one fork per combination (Iceberg reads its worker count once per JVM): never -f 0
     iceberg) jmh iceberg AgainstIceberg ;;
     parse) jmh parse ParseTasks -wi 5 -i 5 -w 2s -r 2s -prof gc ;;
+    # plan and read against Iceberg (#20): the demo table at each latency and read concurrency; Iceberg's client
+    # reads one task at a time, so it runs at one read concurrency only; one fork each, never -f 0
+    read)
+      jmh read-ours 'PlanAndRead.ours(Planned)?$' -p table=demo -p catalogLatencyMillis=0,10 \
+        -p storageLatencyMillis=0,10 -p readConcurrency=1,16 -wi 3 -w 2s -i 5 -r 2s -prof gc
+      jmh read-iceberg 'PlanAndRead.iceberg$' -p table=demo -p catalogLatencyMillis=0,10 \
+        -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s -prof gc ;;
+    readfirst) jmh readfirst 'PlanAndRead.(ours|iceberg)FirstRow$' -p table=demo -p catalogLatencyMillis=10 \
+        -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s ;;
+    readparquet) jmh readparquet 'PlanAndRead.(ours|iceberg)$' -p table=parquet64 -p catalogLatencyMillis=0 \
+        -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 10s -i 5 -r 10s -prof gc ;;
+    readmemory)
+      for mode in stream collect; do
+        echo "=== read memory: $mode"
+        java -Xmx128m -cp "$jar" io.icebergscan.planning.benchmarks.ReadMemoryFootprint "$mode" \
+          > "$out/memory-read-$mode.txt" 2>&1 || true
+        grep '^mode=' "$out/memory-read-$mode.txt" || true
+      done
+      ran readmemory ;;
     memory)
       for mode in stream collect; do
         echo "=== memory: $mode"

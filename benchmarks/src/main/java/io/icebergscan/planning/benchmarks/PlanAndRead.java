@@ -2,7 +2,11 @@ package io.icebergscan.planning.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -15,10 +19,13 @@ import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -34,35 +41,52 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Benchmark 5: plan and read the example application's {@link DemoTable} (all rows, deletes applied) on an
- * {@link EmbeddedIcebergCatalog} that serves its plans over the demo's plan-task tree ({@link DemoTable#FAN_OUT},
- * 104 {@code /tasks} requests), {@code latencyMillis} before each {@code /tasks} answer. One operation is a whole
- * read as an application does it: load the table, plan, read every row. {@link #ours}:
- * {@link IcebergScanPlanner#loadTable}, {@link IcebergScanPlanner#plan} and {@link IcebergScanPlan#rows()}, on a
- * {@link ScanPlanner} of {@code maxConcurrency = workers}; {@link #iceberg}: Apache Iceberg Java's
- * {@code RESTCatalog} with {@code scan-planning-mode=server}, {@code loadTable} and
- * {@code IcebergGenerics.read(table).build()}, with {@code iceberg.worker.num-threads = workers} (its plan-tasks
- * are fetched on that pool). Both read the tasks one after the other, through Iceberg's generic readers, from the
- * same in-memory files, and both send the catalog a scan report, as their defaults do. {@link #oursPlanOnly} and
- * {@link #icebergPlanOnly} are the same without reading rows: the planning part of each.
+ * Benchmark 5: what an application waits for, plan <b>and</b> read, this project against Apache Iceberg Java, on an
+ * {@link EmbeddedIcebergCatalog} in the same JVM. One operation loads the table, plans it, and reads every row with
+ * deletes applied.
  *
- * <p>Iceberg reads the worker property once per JVM: every benchmark and parameter combination runs in a fork of
- * its own (the default; never {@code -f 0}). The setup reads the table with both clients once and fails the run
- * unless both read the same rows (count and sum of ids) and as many as the table has live.
+ * <ul>
+ *   <li>{@code table}: {@code demo}, the example application's {@link DemoTable} (2,000 small files, deletion vectors
+ *       and an equality delete file over a day's 125 files, served over its 8 -> 4 -> 2 plan-task tree, 104
+ *       {@code /tasks} a plan); or {@code parquet64}, {@link ParquetTable}'s 64 Parquet files of 50,000 rows, no
+ *       deletes, CPU-bound.</li>
+ *   <li>{@code catalogLatencyMillis} before each {@code /tasks} answer; {@code storageLatencyMillis} before the first
+ *       byte of each file either client opens ({@link StorageLatencyFileIO}, their {@code io-impl}), as object
+ *       storage would.</li>
+ *   <li>{@link #ours}: {@code IcebergScanPlanner.loadTable} and {@code readRows}, which reads the tasks as the plan
+ *       streams them, {@code readConcurrency} at a time, in task order; {@link #oursPlanned}: {@code plan} then
+ *       {@code rows()}, the whole plan first; {@link #iceberg}: Iceberg's {@code RESTCatalog} with
+ *       {@code scan-planning-mode=server}, {@code loadTable} and {@code IcebergGenerics.read(table).build()}, its
+ *       plan-tasks fetched on {@code iceberg.worker.num-threads = workers}, its tasks read one after the other. The
+ *       {@code …FirstRow} pair stops at the first row: the time to it. Each planner plans with
+ *       {@code workers} fetches at once.</li>
+ *   <li>The {@link Cpu} counters give the CPU time of the process, less the catalog's threads, per operation; with
+ *       {@code -prof gc}, allocation per operation. The report divides both by the rows read.</li>
+ * </ul>
+ *
+ * <p>Iceberg reads the worker property once per JVM: every combination runs in a fork of its own (never
+ * {@code -f 0}). The setup reads the table with both clients once and fails unless both read the same rows (count and
+ * sum of ids) and as many as the table has live.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = { "-Xmx2g" })
+@Fork(value = 1, jvmArgsAppend = { "-Xmx3g" })
 @Warmup(iterations = 4, time = 5)
 @Measurement(iterations = 5, time = 4)
 public class PlanAndRead {
 
-  static final io.icebergscan.planning.TableIdentifier TABLE = io.icebergscan.planning.TableIdentifier.parse(
-      DemoTable.NAME);
+  @Param({ "demo" })
+  public String table;
 
   @Param({ "0", "10" })
-  public int latencyMillis;
+  public int catalogLatencyMillis;
+
+  @Param({ "0" })
+  public int storageLatencyMillis;
+
+  @Param({ "16" })
+  public int readConcurrency;
 
   @Param({ "8" })
   public int workers;
@@ -71,77 +95,161 @@ public class PlanAndRead {
   @Param({ "2000" })
   public int files;
 
+  /** Files and rows per file of the Parquet table. */
+  @Param({ "64" })
+  public int parquetFiles;
+
+  @Param({ "50000" })
+  public int parquetRows;
+
   private EmbeddedIcebergCatalog catalog;
   private ScanPlanner planner;
   private IcebergScanPlanner ours;
   private RESTCatalog icebergClient;
+  private io.icebergscan.planning.TableIdentifier ourName;
+  private TableIdentifier icebergName;
   private long expectedRows;
 
   /** What a read saw: the rows and the sum of their ids, so that two reads of different rows tell apart. */
   record Read(long rows, long idSum) {
   }
 
+  /** CPU time per operation, of the client: the process's, less the embedded catalog's threads'. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class Cpu {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean SYSTEM =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** Client CPU nanoseconds in the iteration. */
+    public long clientCpuNanos;
+    /** Operations in the iteration, to divide it by. */
+    public long operations;
+
+    private long started;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      this.clientCpuNanos = 0;
+      this.operations = 0;
+    }
+
+    void begin() {
+      this.started = clientCpu();
+    }
+
+    void end() {
+      this.clientCpuNanos += clientCpu() - this.started;
+      this.operations++;
+    }
+
+    /** The Jetty threads of the catalog live for the trial: their CPU is the server's. */
+    private static long clientCpu() {
+      long server = 0;
+      for (ThreadInfo thread : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+        if (thread != null && thread.getThreadName().startsWith("embedded-iceberg-catalog")) {
+          long cpu = THREADS.getThreadCpuTime(thread.getThreadId());
+          server += Math.max(cpu, 0);
+        }
+      }
+      return SYSTEM.getProcessCpuTime() - server;
+    }
+  }
+
   @Setup(Level.Trial)
   public void start() {
     // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
     System.setProperty("iceberg.worker.num-threads", Integer.toString(this.workers));
-    this.catalog = EmbeddedIcebergCatalog.create().fanOut(DemoTable.FAN_OUT).start();
-    DemoTable.create(this.catalog, this.files);
-    this.expectedRows = DemoTable.liveRows(this.files);
+    this.catalog = EmbeddedIcebergCatalog.create();
+    if (this.table.equals("demo")) {
+      this.catalog.fanOut(DemoTable.FAN_OUT);
+      DemoTable.create(this.catalog, this.files);
+      this.expectedRows = DemoTable.liveRows(this.files);
+      this.icebergName = DemoTable.IDENTIFIER;
+    }
+    else {
+      ParquetTable.create(this.catalog, this.parquetFiles, this.parquetRows);
+      this.expectedRows = (long) this.parquetFiles * this.parquetRows;
+      this.icebergName = ParquetTable.IDENTIFIER;
+    }
+    this.ourName = io.icebergscan.planning.TableIdentifier.parse(this.icebergName.toString());
+    this.catalog.start();
+    Map<String, String> storage = StorageLatencyFileIO.readThrough();
     this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.workers).build();
-    this.ours = IcebergScanPlanner.builder(this.planner).build();
+    this.ours = IcebergScanPlanner.builder(this.planner).readConcurrency(this.readConcurrency)
+        .fileIoProperties(storage).build();
     this.icebergClient = new RESTCatalog();
-    this.icebergClient.initialize("client", Map.of("uri", this.catalog.uri(), "scan-planning-mode", "server"));
+    Map<String, String> properties = new HashMap<>(storage);
+    properties.put("uri", this.catalog.uri());
+    properties.put("scan-planning-mode", "server");
+    this.icebergClient.initialize("client", properties);
     // once, without latency: a benchmark of two clients that read different rows measures nothing
-    Read ourRead = readOurs();
+    Read ourRead = read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all()));
     Read icebergRead = readIceberg();
     if (!ourRead.equals(icebergRead) || ourRead.rows() != this.expectedRows) {
       throw new IllegalStateException("expected " + this.expectedRows + " rows from both clients: ours " + ourRead
           + ", Iceberg's " + icebergRead);
     }
-    this.catalog.tasksLatency(Duration.ofMillis(this.latencyMillis));
+    this.catalog.tasksLatency(Duration.ofMillis(this.catalogLatencyMillis));
+    StorageLatencyFileIO.latency(Duration.ofMillis(this.storageLatencyMillis));
   }
 
+  /** Load, then read as the plan streams. */
   @Benchmark
-  public long ours() {
-    return checked(readOurs());
-  }
-
-  @Benchmark
-  public long iceberg() {
-    return checked(readIceberg());
-  }
-
-  /** The planning part of {@link #ours}: load and plan (tasks converted to Iceberg's), no rows read. */
-  @Benchmark
-  public int oursPlanOnly() {
-    IcebergTable table = this.ours.loadTable(TABLE);
-    try (IcebergScanPlan plan = this.ours.plan(table, ScanRequest.all())) {
-      return checkedTasks(plan.tasks().size());
+  public long ours(Cpu cpu) {
+    cpu.begin();
+    try {
+      return checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all())));
+    }
+    finally {
+      cpu.end();
     }
   }
 
-  /** The planning part of {@link #iceberg}: load and {@code planFiles()}, no rows read. */
+  /** Load, plan the whole plan, then read it. */
   @Benchmark
-  public int icebergPlanOnly() {
-    Table table = this.icebergClient.loadTable(DemoTable.IDENTIFIER);
-    int count = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask ignored : tasks) {
-        count++;
-      }
+  public long oursPlanned(Cpu cpu) {
+    cpu.begin();
+    IcebergTable loaded = this.ours.loadTable(this.ourName);
+    try (IcebergScanPlan plan = this.ours.plan(loaded, ScanRequest.all())) {
+      return checked(read(plan.rows()));
+    }
+    finally {
+      cpu.end();
+    }
+  }
+
+  @Benchmark
+  public long iceberg(Cpu cpu) {
+    cpu.begin();
+    try {
+      return checked(readIceberg());
+    }
+    finally {
+      cpu.end();
+    }
+  }
+
+  /** Load, and the first row of a read as the plan streams; the rest abandoned. */
+  @Benchmark
+  public long oursFirstRow() {
+    try (CloseableIterator<Record> rows = this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all())
+        .iterator()) {
+      return rows.next().get(0, Long.class);
     }
     catch (IOException failure) {
       throw new UncheckedIOException(failure);
     }
-    return checkedTasks(count);
   }
 
-  Read readOurs() {
-    IcebergTable table = this.ours.loadTable(TABLE);
-    try (IcebergScanPlan plan = this.ours.plan(table, ScanRequest.all());
-        CloseableIterable<Record> rows = plan.rows()) {
-      return read(rows);
+  @Benchmark
+  public long icebergFirstRow() {
+    Table loaded = this.icebergClient.loadTable(this.icebergName);
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(loaded).build();
+        CloseableIterator<Record> iterator = rows.iterator()) {
+      return iterator.next().get(0, Long.class);
     }
     catch (IOException failure) {
       throw new UncheckedIOException(failure);
@@ -149,9 +257,22 @@ public class PlanAndRead {
   }
 
   Read readIceberg() {
-    Table table = this.icebergClient.loadTable(DemoTable.IDENTIFIER);
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
-      return read(rows);
+    return read(IcebergGenerics.read(this.icebergClient.loadTable(this.icebergName)).build());
+  }
+
+  /** The plan's tasks, for the harness's tests: one per data file, the server's plan and ours do not split them. */
+  int plannedTasks() {
+    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
+        CloseableIterable<FileScanTask> icebergTasks = this.icebergClient.loadTable(this.icebergName).newScan()
+            .planFiles()) {
+      int theirs = 0;
+      for (FileScanTask ignored : icebergTasks) {
+        theirs++;
+      }
+      if (theirs != plan.tasks().size()) {
+        throw new IllegalStateException("Iceberg planned " + theirs + " tasks, ours " + plan.tasks().size());
+      }
+      return theirs;
     }
     catch (IOException failure) {
       throw new UncheckedIOException(failure);
@@ -161,10 +282,15 @@ public class PlanAndRead {
   private static Read read(CloseableIterable<Record> rows) {
     long count = 0;
     long idSum = 0;
-    for (Record row : rows) {
-      count++;
-      // id is the first column of both projections: all of the schema
-      idSum += row.get(0, Long.class);
+    try (rows) {
+      for (Record row : rows) {
+        count++;
+        // id is the first column of both tables and both projections: all of the schema
+        idSum += row.get(0, Long.class);
+      }
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
     }
     return new Read(count, idSum);
   }
@@ -176,16 +302,12 @@ public class PlanAndRead {
     return read.idSum();
   }
 
-  /** One task per data file: the server's plan and {@code planFiles()} do not split files. */
-  private int checkedTasks(int tasks) {
-    if (tasks != this.files) {
-      throw new IllegalStateException("expected " + this.files + " tasks, planned " + tasks);
-    }
-    return tasks;
-  }
-
   @TearDown(Level.Trial)
   public void stop() throws IOException {
+    StorageLatencyFileIO.latency(Duration.ZERO);
+    if (this.ours != null) {
+      this.ours.close();
+    }
     if (this.planner != null) {
       this.planner.close();
     }

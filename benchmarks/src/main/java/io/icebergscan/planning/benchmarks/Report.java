@@ -41,7 +41,7 @@ public final class Report {
   private static final PrintStream OUT = new PrintStream(BUFFER, true, StandardCharsets.UTF_8);
 
   record Row(String benchmark, Map<String, String> params, double score, double error, String unit, double allocNorm,
-      List<Double> iterations, String jdk) {
+      List<Double> iterations, String jdk, Map<String, Double> secondary) {
 
     String param(String name) {
       return this.params.get(name);
@@ -134,12 +134,14 @@ public final class Report {
       }
       JsonNode primary = result.get("primaryMetric");
       double alloc = Double.NaN;
+      Map<String, Double> others = new LinkedHashMap<>();
       JsonNode secondary = result.get("secondaryMetrics");
       if (secondary != null) {
         for (var e : secondary.properties()) {
           if (e.getKey().endsWith("gc.alloc.rate.norm")) {
             alloc = e.getValue().get("score").asDouble();
           }
+          others.put(e.getKey(), e.getValue().get("score").asDouble());
         }
       }
       List<Double> iterations = new ArrayList<>();
@@ -151,7 +153,7 @@ public final class Report {
       rows.add(new Row(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1), params,
           primary.get("score").asDouble(), primary.get("scoreError").asDouble(Double.NaN),
           primary.get("scoreUnit").asString(), alloc, List.copyOf(iterations),
-          result.path("vmName").asString("") + " " + result.path("jdkVersion").asString("")));
+          result.path("vmName").asString("") + " " + result.path("jdkVersion").asString(""), Map.copyOf(others)));
     }
     return rows;
   }
@@ -451,29 +453,102 @@ public final class Report {
     OUT.println();
   }
 
+  /**
+   * {@code PlanAndRead}: plan and read against Apache Iceberg Java per table and latency, with the ideal (files ×
+   * storage latency ÷ read concurrency, plus the plan's own ideal: the work-conserving schedule of its plan-task tree,
+   * and the plan call), rows per second, and client CPU and allocation per row; then the time to the first row.
+   */
   private static void planAndRead(List<Row> rows) {
     List<Row> runs = rows.stream().filter(r -> r.benchmark().startsWith("PlanAndRead.")).toList();
     if (runs.isEmpty()) {
       return;
     }
-    OUT.println("| what | latency ms | workers | this planner ms | Iceberg ms | Iceberg / ours (medians) |");
-    OUT.println("|---|---:|---:|---:|---:|---:|");
-    for (String[] pair : new String[][] { { "ours", "iceberg", "plan + read" },
-        { "oursPlanOnly", "icebergPlanOnly", "plan only" } }) {
-      for (Row r : runs) {
-        if (!r.benchmark().equals("PlanAndRead." + pair[0])) {
-          continue;
-        }
-        Row theirs = runs.stream().filter(t -> t.benchmark().equals("PlanAndRead." + pair[1])
-            && t.params().equals(r.params())).findFirst().orElse(null);
-        if (theirs == null) {
-          continue;
-        }
-        OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f |%n", pair[2], r.param("latencyMillis"),
-            r.param("workers"), r.spread(1), theirs.spread(1), theirs.median() / r.median());
+    OUT.println("Plan and read (`PlanAndRead`): load, plan and read every row, with deletes applied, against Apache "
+        + "Iceberg Java (`RESTCatalog` + `IcebergGenerics`); `streamed` reads as the plan streams (`readRows`), "
+        + "`planned` plans first (`plan` + `rows()`). The ideal is files × storage latency ÷ read concurrency, plus "
+        + "the plan's ideal.");
+    OUT.println();
+    OUT.println("| table | catalog ms | storage ms | read concurrency | streamed ms | planned ms | Iceberg ms "
+        + "| Iceberg / streamed | streamed / ideal | rows/s streamed | client CPU µs/row streamed / Iceberg "
+        + "| bytes/row streamed / Iceberg |");
+    OUT.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (Row r : runs) {
+      if (!r.benchmark().equals("PlanAndRead.ours")) {
+        continue;
       }
+      Row planned = twin(runs, "PlanAndRead.oursPlanned", r, false);
+      Row theirs = twin(runs, "PlanAndRead.iceberg", r, true);
+      long rowsRead = readRows(r);
+      double ideal = planAndReadIdeal(r);
+      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.param("table"),
+          r.param("catalogLatencyMillis"), r.param("storageLatencyMillis"), r.param("readConcurrency"), r.spread(1),
+          planned == null ? "" : planned.spread(1), theirs == null ? "" : theirs.spread(1),
+          theirs == null ? "" : String.format(Locale.ROOT, "%.1f", theirs.median() / r.median()),
+          String.format(Locale.ROOT, "%.2f", r.median() / ideal), fmt(rowsRead / (r.median() / 1000.0)),
+          perRow(r, theirs, rowsRead, true), perRow(r, theirs, rowsRead, false));
     }
     OUT.println();
+    List<Row> first = runs.stream().filter(r -> r.benchmark().equals("PlanAndRead.oursFirstRow")).toList();
+    if (!first.isEmpty()) {
+      OUT.println("| table | catalog ms | storage ms | read concurrency | time to the first row, ours ms | Iceberg ms "
+          + "| ours / Iceberg |");
+      OUT.println("|---|---:|---:|---:|---:|---:|---:|");
+      for (Row r : first) {
+        Row theirs = twin(runs, "PlanAndRead.icebergFirstRow", r, true);
+        OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", r.param("table"),
+            r.param("catalogLatencyMillis"), r.param("storageLatencyMillis"), r.param("readConcurrency"),
+            r.spread(1), theirs == null ? "" : theirs.spread(1),
+            theirs == null ? "" : String.format(Locale.ROOT, "%.3f", r.median() / theirs.median()));
+      }
+      OUT.println();
+    }
+  }
+
+  /**
+   * The run of {@code benchmark} with {@code r}'s parameters; for Iceberg's client, whose reading does not take a read
+   * concurrency, any read concurrency.
+   */
+  private static @Nullable Row twin(List<Row> runs, String benchmark, Row r, boolean anyConcurrency) {
+    return runs.stream().filter(t -> t.benchmark().equals(benchmark) && t.params().entrySet().stream()
+        .allMatch(e -> anyConcurrency && e.getKey().equals("readConcurrency") || e.getValue().equals(r.param(e.getKey()))))
+        .findFirst().orElse(null);
+  }
+
+  /** The rows an operation reads: the demo table's live rows, or the Parquet table's. */
+  static long readRows(Row r) {
+    return r.param("table").equals("demo") ? io.icebergscan.planning.test.DemoTable.liveRows(r.intParam("files"))
+        : (long) r.intParam("parquetFiles") * r.intParam("parquetRows");
+  }
+
+  /** Files × storage latency ÷ read concurrency (rounded up to whole rounds), plus the plan's own ideal, in ms. */
+  static double planAndReadIdeal(Row r) {
+    int files = r.param("table").equals("demo") ? r.intParam("files") : r.intParam("parquetFiles");
+    int concurrency = r.intParam("readConcurrency");
+    long storage = (long) ((files + concurrency - 1) / concurrency) * r.intParam("storageLatencyMillis");
+    double plan = 0;
+    if (r.param("table").equals("demo")) {
+      long latency = r.intParam("catalogLatencyMillis") * 1_000_000L;
+      int[] levels = io.icebergscan.planning.test.DemoTable.FAN_OUT_LEVELS.stream().mapToInt(Integer::intValue)
+          .toArray();
+      plan = IdealSchedule.workConserving(PlanTree.levels(levels, node -> (int) (latency / 1_000_000)),
+          r.intParam("workers")) / MS;
+    }
+    return storage + plan;
+  }
+
+  /** Client CPU µs, or bytes allocated, per row: ours / Iceberg's. */
+  private static String perRow(Row ours, @Nullable Row theirs, long rows, boolean cpu) {
+    String mine = perRow(ours, rows, cpu);
+    return theirs == null ? mine : mine + " / " + perRow(theirs, rows, cpu);
+  }
+
+  private static String perRow(Row r, long rows, boolean cpu) {
+    if (!cpu) {
+      return Double.isNaN(r.allocNorm()) ? "" : fmt(r.allocNorm() / rows);
+    }
+    Double nanos = r.secondary().get("clientCpuNanos");
+    Double operations = r.secondary().get("operations");
+    return nanos == null || operations == null || operations == 0 ? "" : fmt(nanos / operations / 1000.0 / rows);
   }
 
   private static void convert(List<Row> rows) {
@@ -517,7 +592,8 @@ public final class Report {
     if (files.isEmpty()) {
       return;
     }
-    OUT.println("Memory (`MemoryFootprint`, one JVM each at `-Xmx96m`):");
+    OUT.println("Memory (`MemoryFootprint`, planning, one JVM each at `-Xmx96m`; `ReadMemoryFootprint`, planning and "
+        + "reading, `mode=read-…`, one JVM each at `-Xmx128m`):");
     OUT.println();
     OUT.println("```");
     for (Path file : files) {

@@ -8,10 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlanAndReadTest {
 
   @Test
-  void eachBenchmarkPlansOrReadsTheDemoTableOnceAsTheOtherClientDoes() throws Exception {
-    PlanAndRead benchmark = new PlanAndRead();
-    benchmark.latencyMillis = 1;
-    benchmark.workers = 2;
+  void eachBenchmarkReadsTheDemoTableAsTheOtherClientDoes() throws Exception {
+    PlanAndRead benchmark = benchmark("demo");
     // DemoTable.MIN_FILES: 4 files in each append, days 1 to 4, every delete of the demo table has its file
     benchmark.files = DemoTable.MIN_FILES;
     benchmark.start();
@@ -19,14 +17,48 @@ class PlanAndReadTest {
       // ids 0 to 63; the vectors delete 0, 2, 5, 57, 58, 59, the equality deletes 13, 15, 61, 63
       long liveIdSum = 63 * 64 / 2 - (0 + 2 + 5 + 57 + 58 + 59) - (13 + 15 + 61 + 63);
       assertThat(DemoTable.liveRows(DemoTable.MIN_FILES)).isEqualTo(54);
-      assertThat(benchmark.ours()).isEqualTo(liveIdSum);
-      assertThat(benchmark.iceberg()).isEqualTo(liveIdSum);
-      assertThat(benchmark.readOurs()).isEqualTo(new PlanAndRead.Read(54, liveIdSum));
-      assertThat(benchmark.oursPlanOnly()).isEqualTo(DemoTable.MIN_FILES);
-      assertThat(benchmark.icebergPlanOnly()).isEqualTo(DemoTable.MIN_FILES);
+      PlanAndRead.Cpu cpu = new PlanAndRead.Cpu();
+      assertThat(benchmark.ours(cpu)).isEqualTo(liveIdSum);
+      assertThat(benchmark.oursPlanned(cpu)).isEqualTo(liveIdSum);
+      assertThat(benchmark.iceberg(cpu)).isEqualTo(liveIdSum);
+      assertThat(cpu.operations).isEqualTo(3);
+      assertThat(cpu.clientCpuNanos).isPositive();
+      // the first row of whichever task comes first: the server plans manifests in parallel, in no fixed order
+      java.util.List<Long> deleted = java.util.List.of(0L, 2L, 5L, 57L, 58L, 59L, 13L, 15L, 61L, 63L);
+      assertThat(java.util.List.of(benchmark.oursFirstRow(), benchmark.icebergFirstRow()))
+          .allSatisfy(id -> assertThat(id).isBetween(0L, 63L).isNotIn(deleted));
+      assertThat(benchmark.plannedTasks()).isEqualTo(DemoTable.MIN_FILES);
     }
     finally {
       benchmark.stop();
     }
+  }
+
+  @Test
+  void theParquetTableReadsThroughBothClientsWithStorageLatency() throws Exception {
+    PlanAndRead benchmark = benchmark("parquet64");
+    benchmark.parquetFiles = 3;
+    benchmark.parquetRows = 100;
+    benchmark.storageLatencyMillis = 1;
+    benchmark.start();
+    try {
+      long idSum = 299L * 300 / 2;
+      PlanAndRead.Cpu cpu = new PlanAndRead.Cpu();
+      assertThat(benchmark.ours(cpu)).isEqualTo(idSum);
+      assertThat(benchmark.iceberg(cpu)).isEqualTo(idSum);
+      assertThat(benchmark.plannedTasks()).isEqualTo(3);
+    }
+    finally {
+      benchmark.stop();
+    }
+  }
+
+  private static PlanAndRead benchmark(String table) {
+    PlanAndRead benchmark = new PlanAndRead();
+    benchmark.table = table;
+    benchmark.catalogLatencyMillis = 1;
+    benchmark.readConcurrency = 4;
+    benchmark.workers = 2;
+    return benchmark;
   }
 }

@@ -85,6 +85,31 @@ class ReportTest {
   }
 
   @Test
+  void planAndReadIsSetAgainstIcebergAndTheIdealPerRowAndFirstRow(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("read.json");
+    String demo = "\"table\":\"demo\",\"catalogLatencyMillis\":\"10\",\"storageLatencyMillis\":\"10\","
+        + "\"workers\":\"8\",\"files\":\"2000\",\"parquetFiles\":\"64\",\"parquetRows\":\"50000\"";
+    String cpu = ",\"clientCpuNanos\":{\"score\":7990000000.0},\"operations\":{\"score\":10.0}}}";
+    Files.writeString(json, "[" + String.join(",",
+        result("PlanAndRead.ours", demo + ",\"readConcurrency\":\"16\"", 1500, 1500, 1500).replace("}}}", "}" + cpu),
+        result("PlanAndRead.oursPlanned", demo + ",\"readConcurrency\":\"16\"", 1600, 1600, 1600),
+        // Iceberg's client reads one task at a time: its run's read concurrency is whichever it ran at
+        result("PlanAndRead.iceberg", demo + ",\"readConcurrency\":\"1\"", 22_500, 22_500, 22_500),
+        result("PlanAndRead.oursFirstRow", demo + ",\"readConcurrency\":\"16\"", 15, 15, 15),
+        result("PlanAndRead.icebergFirstRow", demo + ",\"readConcurrency\":\"16\"", 300, 300, 300)) + "]");
+    Path docs = dir.resolve("benchmarks.md");
+    Files.writeString(docs, Report.BEGIN + "\n" + Report.END + "\n");
+    Report.main(new String[] { "--docs", docs.toString(), json.toString() });
+    // ideal: ceil(2000 / 16) x 10 ms = 1,250 ms of storage, and the demo tree's 8 -> 4 -> 2 at 10 ms on 8 workers,
+    // 1 + 4 + 8 rounds of 10 ms: 1,380 ms; 7,990 rows in 1.5 s; 799 ms of client CPU per operation over 7,990 rows
+    // is 100 µs a row; 65,536 bytes an operation
+    assertThat(Files.readString(docs))
+        .contains("| demo | 10 | 10 | 16 | 1500 (1500 to 1500) | 1600 (1600 to 1600) | 22500 (22500 to 22500) "
+            + "| 15.0 | 1.09 | 5327 | 100 /  | 8.20 / 8.20 |")
+        .contains("| demo | 10 | 10 | 16 | 15.0 (15.0 to 15.0) | 300 (300 to 300) | 0.050 |");
+  }
+
+  @Test
   void namesTheRunOfEachPartWhenThePartsRanApart(@TempDir Path dir) throws Exception {
     Path runs = dir.resolve("runs.txt");
     Files.writeString(runs, "plancall 2026-12-01 aaa1111\nflat64 2026-12-01 aaa1111\n");
