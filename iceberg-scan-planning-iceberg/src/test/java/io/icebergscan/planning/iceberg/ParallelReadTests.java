@@ -66,6 +66,7 @@ class ParallelReadTests {
     table("small", 6, 5, List.of());
     table("large", 6, 3000, List.of());
     table("broken", 6, 5, List.of(2, 4));
+    table("many", 400, 1, List.of());
   }
 
   @AfterAll
@@ -283,6 +284,30 @@ class ParallelReadTests {
       await().atMost(BOUND).until(() -> this.scope.openStreams() == 0);
       awaitIdle();
       assertThat(this.scope.openStreams()).isZero();
+    }
+  }
+
+  @Test
+  void anExecutorThatRunsWhatItIsGivenOnTheCallersThreadReadsTaskAfterTask() throws Exception {
+    IcebergScanPlanner direct = IcebergScanPlanner.builder(planner).readConcurrency(4).readExecutor(Runnable::run)
+        .build();
+    try (IcebergScanPlan plan = direct.plan(direct.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE,
+        "many")), ScanRequest.all())) {
+      assertThat(plan.tasks()).hasSize(400);
+      List<Long> serial = serialIds(plan);
+      // on a thread of a small stack: the jobs run on the reader's thread, one after the other, never nested deeper
+      // for every task (a task read is handed over before the next is admitted)
+      CompletableFuture<List<Long>> read = new CompletableFuture<>();
+      Thread reader = new Thread(null, () -> {
+        try {
+          read.complete(ids(TestRows.readAll(plan.rows())));
+        }
+        catch (Throwable failure) {
+          read.completeExceptionally(failure);
+        }
+      }, "small-stack", 256 * 1024);
+      reader.start();
+      assertThat(read.get(BOUND.toSeconds(), TimeUnit.SECONDS)).containsExactlyElementsOf(serial);
     }
   }
 
