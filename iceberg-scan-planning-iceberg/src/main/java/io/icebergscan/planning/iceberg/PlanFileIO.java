@@ -49,7 +49,7 @@ final class PlanFileIO implements FileIO {
   private final String impl;
   private final Map<String, String> properties;
   /** Loaded on first use: a plan that is never read opens no FileIO. */
-  private @Nullable FileIO uncredentialed;
+  private volatile @Nullable FileIO uncredentialed;
   private @Nullable Object hadoopConf;
   private boolean hadoopConfLoaded;
   private final @Nullable Supplier<List<StorageCredential>> refresh;
@@ -154,7 +154,13 @@ final class PlanFileIO implements FileIO {
     return this.loaded.computeIfAbsent(credential, this::load);
   }
 
-  private synchronized FileIO uncredentialed() {
+  /** Without a lock once loaded: every file of a plan without credentials asks for it, from every reading thread. */
+  private FileIO uncredentialed() {
+    FileIO io = this.uncredentialed;
+    return io != null ? io : loadUncredentialed();
+  }
+
+  private synchronized FileIO loadUncredentialed() {
     checkOpen();
     if (this.uncredentialed == null) {
       this.uncredentialed = CatalogUtil.loadFileIO(this.impl, this.properties, hadoopConf(), List.of());
