@@ -192,8 +192,8 @@ final class RowPipeline {
     try {
       long index = this.offered++;
       this.requested = Math.max(0, this.requested - 1);
-      if (this.cancelled || index > this.failureIndex) {
-        // a task after a failure is not read
+      if (this.cancelled || this.ended || index > this.failureIndex) {
+        // a task after a failure, or after the read ended or was cancelled, is not read
         return;
       }
       this.pending.add(new Slot(index, task, reader));
