@@ -14,6 +14,7 @@ import java.util.function.Function;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
@@ -21,6 +22,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.HTTPRequest.HTTPMethod;
@@ -73,7 +75,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
-  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final WarehouseCatalog catalog = new WarehouseCatalog();
   private final ServerSettings settings = new ServerSettings();
   private final RequestCounter counter = new RequestCounter();
   private final PlanningAdapter adapter;
@@ -81,15 +83,25 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   private @Nullable String uri;
   private boolean closed;
 
-  private EmbeddedIcebergCatalog() {
-    this.catalog.initialize("embedded",
-        Map.of("warehouse", "memory://embedded-iceberg-catalog/" + UUID.randomUUID() + "/warehouse"));
-    this.adapter = new PlanningAdapter(this.catalog, this.settings, this.counter);
+  /**
+   * @param catalogProperties the catalog's own: its {@code warehouse} and the FileIO it writes and reads with
+   * @param clientFileIoDefaults what {@code /v1/config} tells clients to read with, among its defaults
+   */
+  private EmbeddedIcebergCatalog(Map<String, String> catalogProperties, Map<String, String> clientFileIoDefaults) {
+    this.catalog.initialize("embedded", catalogProperties);
+    this.adapter = new PlanningAdapter(this.catalog, this.settings, this.counter, clientFileIoDefaults);
   }
 
-  /** A catalog that is not started yet: set knobs, create tables, then {@link #start()}. */
+  /**
+   * A catalog that is not started yet, with its files in Iceberg's JVM-wide in-memory FileIO: set knobs, create
+   * tables, then {@link #start()}.
+   */
   public static EmbeddedIcebergCatalog create() {
-    return new EmbeddedIcebergCatalog();
+    Map<String, String> inMemory = Map.of(CatalogProperties.FILE_IO_IMPL, InMemoryFileIO.class.getName());
+    Map<String, String> properties = new LinkedHashMap<>(inMemory);
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION,
+        "memory://embedded-iceberg-catalog/" + UUID.randomUUID() + "/warehouse");
+    return new EmbeddedIcebergCatalog(properties, inMemory);
   }
 
   /**

@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Scan;
@@ -66,11 +65,16 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   /** Plans left in Iceberg's JVM-wide planning state by this adapter, removed on close. */
   private final Set<String> icebergPlanIds = ConcurrentHashMap.newKeySet();
 
-  PlanningAdapter(Catalog catalog, ServerSettings settings, RequestCounter counter) {
+  /** The FileIO properties {@code /v1/config} gives clients among its defaults: where the catalog's files are. */
+  private final Map<String, String> clientFileIoDefaults;
+
+  PlanningAdapter(Catalog catalog, ServerSettings settings, RequestCounter counter,
+      Map<String, String> clientFileIoDefaults) {
     super(catalog);
     this.catalog = catalog;
     this.settings = settings;
     this.counter = counter;
+    this.clientFileIoDefaults = Map.copyOf(clientFileIoDefaults);
     setPlanningBehavior(new PlanningBehavior() {
       @Override
       public int numberFileScanTasksPerPlanTask() {
@@ -353,13 +357,14 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   }
 
   /**
-   * Iceberg's config with {@code io-impl} among the defaults, without the planning endpoints when the
-   * catalog is told not to support them, and with {@code GET …/credentials} exactly when it serves it. The
-   * in-memory catalog writes every file through Iceberg's JVM-wide {@link InMemoryFileIO}, which a client's
-   * default ({@code ResolvingFileIO}, Hadoop for {@code memory://}) cannot open. A default and not a table's
-   * {@code config}: Iceberg's {@code RESTSessionCatalog} merges defaults under the client's own properties, so a
-   * client can still choose its FileIO, and keeps one FileIO for all tables, where a table-level {@code config}
-   * would override the client and cost a FileIO per load.
+   * Iceberg's config with the client FileIO properties among the defaults ({@code io-impl}, and for object storage
+   * its endpoint, path-style access and region), without the planning endpoints when the catalog is told not to
+   * support them, and with {@code GET …/credentials} exactly when it serves it. The in-memory catalog writes every
+   * file through Iceberg's JVM-wide {@link InMemoryFileIO}, which a client's default ({@code ResolvingFileIO}, Hadoop
+   * for {@code memory://}) cannot open; one over an S3 store writes through {@code S3FileIO}, which needs the
+   * store's endpoint. Defaults and not a table's {@code config}: Iceberg's {@code RESTSessionCatalog} merges
+   * defaults under the client's own properties, so a client can still choose its FileIO, and keeps one FileIO for
+   * all tables, where a table-level {@code config} would override the client and cost a FileIO per load.
    */
   private ConfigResponse config(ConfigResponse config) {
     List<Endpoint> endpoints = new ArrayList<>(config.endpoints());
@@ -371,8 +376,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       endpoints.add(Endpoint.V1_TABLE_CREDENTIALS);
     }
     ConfigResponse.Builder answer = ConfigResponse.builder().withDefaults(config.defaults())
-        .withDefault(CatalogProperties.FILE_IO_IMPL, InMemoryFileIO.class.getName())
         .withOverrides(config.overrides()).withEndpoints(endpoints);
+    // one by one: the builder's bulk method asks its argument whether it holds a null key, which an immutable map
+    // answers with an exception
+    this.clientFileIoDefaults.forEach(answer::withDefault);
     if (config.idempotencyKeyLifetime() != null) {
       answer.withIdempotencyKeyLifetime(config.idempotencyKeyLifetime());
     }
