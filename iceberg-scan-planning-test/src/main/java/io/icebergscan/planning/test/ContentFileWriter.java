@@ -193,7 +193,7 @@ final class ContentFileWriter {
       return;
     }
     genericAvroChecked = true;
-    if (isPresent(PARQUET_CLASSES.get(0))) {
+    if (OptionalDependencies.isPresent(PARQUET_CLASSES.get(0))) {
       return;
     }
     try {
@@ -220,22 +220,12 @@ final class ContentFileWriter {
     if (format != FileFormat.PARQUET) {
       throw new IllegalArgumentException("the embedded catalog writes AVRO and PARQUET files, not " + format);
     }
-    List<String> missing = PARQUET_CLASSES.stream().filter(name -> !isPresent(name)).toList();
+    List<String> missing = OptionalDependencies.missing(PARQUET_CLASSES);
     if (!missing.isEmpty()) {
       throw new IllegalStateException("writing PARQUET files needs org.apache.iceberg:iceberg-parquet and "
           + "org.apache.hadoop:hadoop-client-api and hadoop-client-runtime on the classpath (optional "
           + "dependencies of iceberg-scan-planning-test: declare them in your build), or write AVRO files, "
           + "which need neither; missing: " + String.join(", ", missing));
-    }
-  }
-
-  private static boolean isPresent(String className) {
-    try {
-      Class.forName(className, false, ContentFileWriter.class.getClassLoader());
-      return true;
-    }
-    catch (ClassNotFoundException | LinkageError absent) {
-      return false;
     }
   }
 

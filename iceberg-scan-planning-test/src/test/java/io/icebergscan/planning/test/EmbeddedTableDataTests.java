@@ -1,11 +1,7 @@
 package io.icebergscan.planning.test;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -342,43 +338,18 @@ class EmbeddedTableDataTests {
 
   @Test
   void avroNeedsNoParquetAndParquetSaysWhatIsMissing() throws Exception {
-    List<URL> withoutParquet = new ArrayList<>();
-    List<String> removed = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      String name = Path.of(entry).getFileName().toString();
-      if (name.startsWith("iceberg-parquet-") || name.startsWith("parquet-") || name.startsWith("hadoop-client-")) {
-        removed.add(name);
-      }
-      else {
-        withoutParquet.add(url(entry));
-      }
-    }
-    assertThat(removed).as("this module's tests have the optional jars")
+    ClassPathWithout.Run run = ClassPathWithout.run(path -> {
+      String name = Path.of(path).getFileName().toString();
+      return name.startsWith("iceberg-parquet-") || name.startsWith("parquet-") || name.startsWith("hadoop-client-");
+    }, WithoutParquet.class);
+    assertThat(run.leftOut()).as("this module's tests have the optional jars")
         .anyMatch(name -> name.startsWith("iceberg-parquet-")).anyMatch(name -> name.startsWith("hadoop-client-api-"));
 
-    // A class loader of its own, like that of an application without the optional dependencies.
-    try (URLClassLoader application = new URLClassLoader(withoutParquet.toArray(URL[]::new),
-        ClassLoader.getPlatformClassLoader())) {
-      Callable<?> probe = (Callable<?>) application.loadClass(WithoutParquet.class.getName()).getConstructor()
-          .newInstance();
-      // Iceberg finds its format models through the context class loader: the application's, as there.
-      Thread thread = Thread.currentThread();
-      ClassLoader context = thread.getContextClassLoader();
-      Object outcome;
-      thread.setContextClassLoader(application);
-      try {
-        outcome = probe.call();
-      }
-      finally {
-        thread.setContextClassLoader(context);
-      }
-
-      assertThat(outcome).isEqualTo(List.of("no iceberg-parquet", "read 2 b", "writing PARQUET files needs "
-          + "org.apache.iceberg:iceberg-parquet and org.apache.hadoop:hadoop-client-api and hadoop-client-runtime "
-          + "on the classpath (optional dependencies of iceberg-scan-planning-test: declare them in your build), "
-          + "or write AVRO files, which need neither; missing: org.apache.iceberg.parquet.Parquet, "
-          + "org.apache.hadoop.conf.Configuration"));
-    }
+    assertThat(run.outcome()).isEqualTo(List.of("no iceberg-parquet", "read 2 b", "writing PARQUET files needs "
+        + "org.apache.iceberg:iceberg-parquet and org.apache.hadoop:hadoop-client-api and hadoop-client-runtime "
+        + "on the classpath (optional dependencies of iceberg-scan-planning-test: declare them in your build), "
+        + "or write AVRO files, which need neither; missing: org.apache.iceberg.parquet.Parquet, "
+        + "org.apache.hadoop.conf.Configuration"));
   }
 
   /**
@@ -485,14 +456,5 @@ class EmbeddedTableDataTests {
       throw new UncheckedIOException(failure);
     }
     return locations;
-  }
-
-  private static URL url(String classpathEntry) {
-    try {
-      return Path.of(classpathEntry).toUri().toURL();
-    }
-    catch (MalformedURLException failure) {
-      throw new IllegalArgumentException(classpathEntry, failure);
-    }
   }
 }
