@@ -53,13 +53,18 @@ import org.jspecify.annotations.Nullable;
  * written, which is all server-side planning reads; or real Avro and Parquet data and delete files and Puffin
  * deletion vectors, written with Iceberg's own writers, for tests that read what they plan.
  *
- * <p>Every file is stored in Iceberg's in-memory FileIO ({@code org.apache.iceberg.inmemory.InMemoryFileIO},
+ * <p>By default every file is stored in Iceberg's in-memory FileIO ({@code org.apache.iceberg.inmemory.InMemoryFileIO},
  * whose files are JVM-wide, at {@code memory://} locations), so only a client in the same JVM can open them,
  * and only with that FileIO. The catalog says so: its {@code /v1/config} answer carries
  * {@code io-impl = org.apache.iceberg.inmemory.InMemoryFileIO} (Iceberg's {@code CatalogProperties.FILE_IO_IMPL})
  * among its {@code defaults}, which Iceberg's own {@code RESTCatalog} merges under the client's properties
  * and uses to load its FileIO. A client that sets {@code io-impl} itself keeps its own; one that ignores the
  * defaults must be configured with that FileIO to read data.
+ *
+ * <p>{@link #create(EmbeddedS3)} keeps the warehouse in object storage instead: an {@link EmbeddedS3} store's bucket,
+ * written with Iceberg's {@code S3FileIO}. Then {@code /v1/config} advertises the store's endpoint, path-style
+ * access and region with {@code io-impl = org.apache.iceberg.aws.s3.S3FileIO}, but no credential: clients read with
+ * the ones the catalog {@linkplain #vendedCredentials vends}, which the store checks on every request.
  *
  * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
  * {@link #metricsLatency}, {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken},
@@ -102,6 +107,24 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     properties.put(CatalogProperties.WAREHOUSE_LOCATION,
         "memory://embedded-iceberg-catalog/" + UUID.randomUUID() + "/warehouse");
     return new EmbeddedIcebergCatalog(properties, inMemory);
+  }
+
+  /**
+   * A catalog that is not started yet whose warehouse (table metadata, manifests, data and delete files) is in an
+   * S3 store's bucket, under a directory of its own ({@code s3://{bucket}/{uuid}}), written with Apache Iceberg's
+   * {@code S3FileIO} and the store's {@linkplain EmbeddedS3#rootCredentials() root credentials}. {@code /v1/config}
+   * advertises the store's {@linkplain EmbeddedS3#clientProperties() client properties} (the FileIO, endpoint,
+   * path-style access and region, never a secret) among its defaults, so a client reads the files with the
+   * credentials the catalog {@linkplain #vendedCredentials vends}, e.g. {@code vendedCredentials(request ->
+   * List.of(s3.vend(Duration.ofHours(1))))}, and with no others: without vending a client has none.
+   *
+   * @param store a started store, which must outlive the catalog
+   */
+  public static EmbeddedIcebergCatalog create(EmbeddedS3 store) {
+    Objects.requireNonNull(store, "store");
+    Map<String, String> properties = new LinkedHashMap<>(store.fileIoProperties(store.rootCredentials()));
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, store.location() + "/" + UUID.randomUUID());
+    return new EmbeddedIcebergCatalog(properties, store.clientProperties());
   }
 
   /**
@@ -226,8 +249,9 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    *
    * <p>The function is called for each such answer, on the server's thread, so it can vend different credentials
    * each time (a generation counter in their config, an expiry such as {@code s3.session-token-expires-at-ms}
-   * later each time): a client that refreshes its credentials gets new ones. The credentials are fakes: the
-   * in-memory FileIO the files live in ignores them. A function that throws fails the request, with the status
+   * later each time): a client that refreshes its credentials gets new ones. In the in-memory FileIO the
+   * credentials are fakes, which it ignores; over an {@link EmbeddedS3} they are the store's
+   * ({@link EmbeddedS3#vend}), checked on every request. A function that throws fails the request, with the status
    * Iceberg's adapter gives its exception (500 for most).
    *
    * @param credentials the credentials for an answer, Iceberg's own type

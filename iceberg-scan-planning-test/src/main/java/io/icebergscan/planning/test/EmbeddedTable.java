@@ -36,10 +36,11 @@ import org.jspecify.annotations.Nullable;
  * {@link #writePositionDeletes}, {@link #writeEqualityDeletes} and {@link #writeDeletionVector} write Avro or
  * Parquet data and delete files and Puffin deletion vectors with Apache Iceberg's own writers (iceberg-data's
  * {@code GenericFileWriterFactory}, iceberg-core's {@code BaseDVFileWriter}), with the metrics Iceberg computes,
- * into the table's FileIO: Iceberg's JVM-wide {@code InMemoryFileIO}, at {@code memory://} locations under
- * the table's. Rows are {@link Record}s of the current schema ({@link #newRecord}); Iceberg's readers
- * ({@code IcebergGenerics.read(table.table())}) and any client in the same JVM with an {@code InMemoryFileIO},
- * such as Iceberg's {@code RESTCatalog}, which the catalog tells to use one, read them back. Parquet needs
+ * into the table's FileIO, under the table's location: Iceberg's JVM-wide {@code InMemoryFileIO} at
+ * {@code memory://} locations, or for a catalog over an {@link EmbeddedS3} its {@code S3FileIO} in the store's
+ * bucket. Rows are {@link Record}s of the current schema ({@link #newRecord}); Iceberg's readers
+ * ({@code IcebergGenerics.read(table.table())}) and any client with the FileIO the catalog advertises, such as
+ * Iceberg's {@code RESTCatalog}, read them back. Parquet needs
  * iceberg-parquet, hadoop-client-api and hadoop-client-runtime on the classpath (optional dependencies of
  * this module); Avro needs neither. The {@code write…} methods commit nothing: pass their files to
  * {@link #append}, {@link #addDeletes} or {@link #rowDelta} ({@link #appendRows} writes and appends).

@@ -2,7 +2,9 @@
  * Test support: Apache Iceberg's REST catalog server embedded in the JVM
  * ({@link io.icebergscan.planning.test.EmbeddedIcebergCatalog}), with knobs for plan-task fan-out,
  * asynchronous planning and {@code /tasks} latency, and
- * {@link io.icebergscan.planning.test.EmbeddedIcebergCatalogTest} to run one for a JUnit or Spring test.
+ * {@link io.icebergscan.planning.test.EmbeddedIcebergCatalogTest} to run one for a JUnit or Spring test; and an S3
+ * API server in the JVM ({@link io.icebergscan.planning.test.EmbeddedS3}) for a catalog whose warehouse is in
+ * object storage.
  */
 @NullMarked
 package io.icebergscan.planning.test;
