@@ -1,6 +1,7 @@
 package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,7 +9,15 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -21,6 +30,7 @@ import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -36,24 +46,28 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * Reading from object storage for real: the embedded catalog keeps its warehouse in an S3 API server in the JVM
  * ({@link EmbeddedS3}: S3Proxy, which checks every request's signature), and this module reads what it plans there
  * with Apache Iceberg's {@code S3FileIO}, opening files with the credentials the catalog vends and with none of its
- * own: the client is given the catalog's URI and nothing else. The
+ * own: the client is given the catalog's URI and nothing else but, where a test says so, its HTTP pool's size. The
  * store and the catalog start once for the class; each test makes tables of its own and sets the catalog's vending.
  *
  * <p>What is shown: rows read through the plan's vended credentials equal Iceberg's own reads and the same rows in
  * the in-memory catalog; a wrong or expired credential fails the task it opens with a {@link TaskReadException}
  * naming the data file, S3's 403 as the cause; credentials that stop being accepted part-way through a read are
- * loaded again through {@code GET …/credentials} and the read completes.
+ * loaded again through {@code GET …/credentials} and the read completes; and many files read at once by many threads
+ * leave no S3 object body open and no connection leased.
  */
 class ObjectStorageTests {
 
@@ -261,6 +275,134 @@ class ObjectStorageTests {
     assertThat(read).hasSize(27);
   }
 
+  /**
+   * Sixteen threads at once read 64 files of one format through one plan, each taking whole tasks with
+   * {@code plan.rows(task)}: three tasks in four read to the end, every fourth closed after its first row. The S3
+   * client's pool is capped below the number of threads, so they contend for its connections. Afterwards no object
+   * body is left open, all the pool's connections can be leased at once, and the whole plan reads again in bounded
+   * time.
+   */
+  @ParameterizedTest
+  @EnumSource(value = FileFormat.class, names = { "AVRO", "PARQUET" })
+  void readingManyFilesAtOnceLeavesNoObjectOpenAndNoConnectionLeased(FileFormat format) throws Exception {
+    int files = 64;
+    int rowsPerFile = 100;
+    int threads = 16;
+    int connections = 8;
+    // one file a partition: one write of all the rows makes them all
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, "many_" + format), SCHEMA,
+        PartitionSpec.builderFor(SCHEMA).truncate("id", rowsPerFile).build(), 2);
+    List<DataFile> written = table.writeRows(format, wideRows(table, 0, files * rowsPerFile));
+    assertThat(written).hasSize(files);
+    table.append(written);
+    vendFromTheStore();
+    // the pool's size and how long a request waits for a connection from it: HTTP client settings, not credentials
+    IcebergScanPlanner iceberg = iceberg(Map.of(
+        "http-client.apache.max-connections", Integer.toString(connections),
+        "http-client.apache.connection-acquisition-timeout-ms", "5000"));
+    String location = table.table().location();
+
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+      assertThat(plan.tasks()).hasSize(files);
+      // every fourth task is closed after its first row
+      Queue<Read> pending = new ConcurrentLinkedQueue<>();
+      for (int i = 0; i < files; i++) {
+        pending.add(new Read(plan.tasks().get(i), i % 4 == 3));
+      }
+      AtomicLong rowsRead = new AtomicLong();
+      CyclicBarrier together = new CyclicBarrier(threads);
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<?>> readers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          readers.add(pool.submit(() -> {
+            together.await(10, TimeUnit.SECONDS);
+            for (Read read = pending.poll(); read != null; read = pending.poll()) {
+              rowsRead.addAndGet(read.closeEarly() ? readFirstRowAndClose(plan, read.task())
+                  : TestRows.readAll(plan.rows(read.task())).size());
+            }
+            return null;
+          }));
+        }
+        for (Future<?> reader : readers) {
+          try {
+            reader.get(60, TimeUnit.SECONDS);
+          }
+          catch (ExecutionException failed) {
+            throw new AssertionError(threads + " threads reading " + files + " " + format + " files over "
+                + connections + " connections: " + failed.getCause().getMessage(), failed.getCause());
+          }
+        }
+      }
+      finally {
+        pool.shutdownNow();
+      }
+      assertThat(rowsRead.get()).isEqualTo(files / 4 * 3 * rowsPerFile + files / 4);
+
+      List<String> leftOpen = S3ResponseBodies.openUnder(location);
+
+      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> leaseEveryConnection(plan, connections),
+          "every connection of the pool leased at once: none is held by a read that returned");
+      assertThat(assertTimeoutPreemptively(Duration.ofSeconds(60), () -> TestRows.readAll(plan.rows()).size(),
+          "the whole plan read again")).isEqualTo(files * rowsPerFile);
+      // A body read to its end gives its connection back even when left open, so the pool alone does not see
+      // every stream a read forgets to close: the bodies do.
+      assertThat(leftOpen).as("S3 object bodies the reads left open").isEmpty();
+    }
+  }
+
+  /**
+   * What the test above measures with: the pool's cap is the client's, so with every connection leased the next
+   * request waits for one and fails after the acquisition timeout, rather than the pool growing.
+   */
+  @Test
+  void withEveryConnectionOfTheCappedPoolLeasedTheNextRequestFailsAfterTheAcquisitionTimeout() throws IOException {
+    EmbeddedTable table = dataFiles("full_pool", 3);
+    vendFromTheStore();
+    IcebergScanPlanner iceberg = iceberg(Map.of("http-client.apache.max-connections", "2",
+        "http-client.apache.connection-acquisition-timeout-ms", "200", "s3.retry.num-retries", "0"));
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+      assertThatThrownBy(() -> leaseEveryConnection(plan, 3)).isInstanceOf(SdkClientException.class)
+          .hasMessageContaining("Timeout");
+      leaseEveryConnection(plan, 2);
+    }
+  }
+
+  private record Read(FileScanTask task, boolean closeEarly) {
+  }
+
+  /**
+   * Reads the first row of a task and closes its rows, as a reader that stops early does: it closes the iterable it
+   * opened, which closes the iterators it handed out (as Iceberg's {@code CloseableGroup} does).
+   */
+  private static int readFirstRowAndClose(IcebergScanPlan plan, FileScanTask task) throws IOException {
+    try (CloseableIterable<Record> rows = plan.rows(task)) {
+      assertThat(rows.iterator().next()).isNotNull();
+    }
+    return 1;
+  }
+
+  /**
+   * Opens an object for each of the pool's connections and reads a byte from each, holding them all: a request
+   * waits for a free connection, and fails after the acquisition timeout, so this returns only when none is leased
+   * by anything else.
+   */
+  private static void leaseEveryConnection(IcebergScanPlan plan, int connections) throws IOException {
+    List<InputStream> held = new ArrayList<>();
+    try {
+      for (FileScanTask task : plan.tasks().subList(0, connections)) {
+        InputStream stream = plan.io().newInputFile(task.file().location()).newStream();
+        held.add(stream);
+        assertThat(stream.read()).isNotNegative();
+      }
+    }
+    finally {
+      for (InputStream stream : held) {
+        stream.close();
+      }
+    }
+  }
+
   private static void assertRefusedByS3(IcebergScanPlan plan, String errorCode) {
     List<String> dataFiles = plan.tasks().stream().map(task -> task.file().location()).toList();
     List<Record> read = new ArrayList<>();
@@ -354,6 +496,23 @@ class ObjectStorageTests {
     List<Record> rows = new ArrayList<>(count);
     for (long id = from; id < from + count; id++) {
       rows.add(template.copy(Map.of("id", id, "name", "name-" + (id % 7), "category", id % 2 == 0 ? "a" : "b")));
+    }
+    return rows;
+  }
+
+  /**
+   * Rows of about a kilobyte, which do not compress: a file of a hundred is larger than a reader takes in at its
+   * first read, so a file closed after one row still has most of its body to come over its connection.
+   */
+  private static List<Record> wideRows(EmbeddedTable table, long from, int count) {
+    List<Record> rows = rows(table, from, count);
+    SplittableRandom random = new SplittableRandom(from);
+    for (Record row : rows) {
+      StringBuilder name = new StringBuilder();
+      while (name.length() < 1024) {
+        name.append(Long.toHexString(random.nextLong()));
+      }
+      row.setField("name", name.toString());
     }
     return rows;
   }
