@@ -63,8 +63,8 @@ public final class EmbeddedS3 implements AutoCloseable {
 
   /** The region clients are told to sign for: any will do, S3Proxy does not check it, but the SDK needs one. */
   public static final String REGION = "us-east-1";
-  /** The bucket unless {@link #bucket(String)} names another. */
-  public static final String DEFAULT_BUCKET = "warehouse";
+  /** The store's one bucket. */
+  public static final String BUCKET = "warehouse";
 
   static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
   static final String ACCESS_KEY_ID = "s3.access-key-id";
@@ -83,7 +83,6 @@ public final class EmbeddedS3 implements AutoCloseable {
   private final ConcurrentMap<String, S3Credentials> issued = new ConcurrentHashMap<>();
   /** The signed requests received, by the access key id they named, accepted or not. */
   private final ConcurrentMap<String, Long> requests = new ConcurrentHashMap<>();
-  private String bucket = DEFAULT_BUCKET;
   private volatile Clock clock = Clock.systemUTC();
   private @Nullable S3Proxy proxy;
   private @Nullable BlobStoreContext blobStore;
@@ -108,17 +107,6 @@ public final class EmbeddedS3 implements AutoCloseable {
     return new EmbeddedS3();
   }
 
-  /** The bucket's name (default {@value #DEFAULT_BUCKET}); before {@link #start()}. */
-  public synchronized EmbeddedS3 bucket(String bucket) {
-    Objects.requireNonNull(bucket, "bucket");
-    if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
-      throw new IllegalArgumentException("not an S3 bucket name: " + bucket);
-    }
-    requireNotStarted();
-    this.bucket = bucket;
-    return this;
-  }
-
   /**
    * The clock temporary credentials expire by (default the system's); can be changed at any time, and a settable
    * test clock makes credentials expire when the test says. Signatures are still checked against real time.
@@ -140,7 +128,7 @@ public final class EmbeddedS3 implements AutoCloseable {
     BlobStoreContext context = ContextBuilder.newBuilder(new TransientApiMetadata())
         .credentials("embedded-s3", "unused").build(BlobStoreContext.class);
     BlobStore store = context.getBlobStore();
-    store.createContainerInLocation(null, this.bucket);
+    store.createContainerInLocation(null, BUCKET);
     S3Proxy server = S3Proxy.builder().blobStore(store).endpoint(URI.create("http://127.0.0.1:0"))
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, this.root.accessKeyId(), this.root.secretAccessKey())
         // the SDK sends a checksum header with every upload (x-amz-checksum-crc32), which S3Proxy 2.6 does not
@@ -182,13 +170,14 @@ public final class EmbeddedS3 implements AutoCloseable {
     return this.endpoint;
   }
 
-  public synchronized String bucket() {
-    return this.bucket;
+  /** The bucket's name, {@value #BUCKET}. */
+  public String bucket() {
+    return BUCKET;
   }
 
-  /** The bucket's root as a location, {@code s3://{bucket}}, without a trailing slash. */
+  /** The bucket's root as a location, {@code s3://warehouse}, without a trailing slash. */
   public String location() {
-    return "s3://" + bucket();
+    return "s3://" + BUCKET;
   }
 
   /**
@@ -296,7 +285,7 @@ public final class EmbeddedS3 implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "EmbeddedS3[" + (this.endpoint != null ? this.endpoint + "/" + this.bucket : "not started")
+    return "EmbeddedS3[" + (this.endpoint != null ? this.endpoint + "/" + BUCKET : "not started")
         + (this.closed ? ", closed" : "") + "]";
   }
 
@@ -314,12 +303,6 @@ public final class EmbeddedS3 implements AutoCloseable {
       return null;
     }
     return credentials.secretAccessKey();
-  }
-
-  private synchronized void requireNotStarted() {
-    if (this.proxy != null || this.closed) {
-      throw new IllegalStateException("the store is started already: set this before start()");
-    }
   }
 
   private static void stopQuietly(S3Proxy server, Exception failure) {

@@ -37,10 +37,12 @@ import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -67,9 +69,50 @@ class EmbeddedS3Tests {
     s3 = EmbeddedS3.create().clock(Clock.fixed(START, ZoneOffset.UTC)).start();
   }
 
+  @AfterEach
+  void backToTheStart() {
+    s3.clock(Clock.fixed(START, ZoneOffset.UTC));
+  }
+
   @AfterAll
   static void stop() {
     s3.close();
+  }
+
+  @Test
+  void aStoreStartsOnceOnALoopbackPortAndClosesOnce() {
+    EmbeddedS3 store = EmbeddedS3.create();
+    assertThat(store.isRunning()).isFalse();
+    assertThatThrownBy(store::endpoint).isInstanceOf(IllegalStateException.class).hasMessage("the store is not started");
+    try (store) {
+      store.start();
+      assertThat(store.isRunning()).isTrue();
+      assertThat(store.endpoint()).matches("http://127\\.0\\.0\\.1:\\d+").isNotEqualTo(s3.endpoint());
+      assertThat(store.location()).isEqualTo("s3://" + EmbeddedS3.BUCKET);
+      assertThatThrownBy(store::start).isInstanceOf(IllegalStateException.class)
+          .hasMessage("the store is already started");
+    }
+    assertThat(store.isRunning()).isFalse();
+    store.close();
+    assertThatThrownBy(store::start).isInstanceOf(IllegalStateException.class).hasMessage("the store is closed");
+  }
+
+  @Test
+  void aVendedCredentialIsTheBucketsWithEverySettingAReaderNeeds() throws IOException {
+    String object = s3.location() + "/vended/object";
+    try (FileIO root = io(s3.rootCredentials())) {
+      write(root, object, "content");
+    }
+    StorageCredential vended = s3.vend(Duration.ofMinutes(5));
+    assertThat(vended.prefix()).isEqualTo("s3://" + EmbeddedS3.BUCKET + "/");
+    assertThat(vended.config()).containsOnlyKeys("s3.access-key-id", "s3.secret-access-key", "s3.session-token",
+        "s3.session-token-expires-at-ms").containsEntry("s3.session-token-expires-at-ms",
+            Long.toString(START.plus(Duration.ofMinutes(5)).toEpochMilli()));
+    Map<String, String> properties = new LinkedHashMap<>(s3.clientProperties());
+    properties.putAll(vended.config());
+    try (FileIO io = CatalogUtil.loadFileIO(EmbeddedS3.S3_FILE_IO, properties, null)) {
+      assertThat(read(io, object)).isEqualTo("content");
+    }
   }
 
   @Test
