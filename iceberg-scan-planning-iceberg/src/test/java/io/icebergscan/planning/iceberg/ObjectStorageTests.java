@@ -278,7 +278,8 @@ class ObjectStorageTests {
 
   /**
    * Sixteen threads at once read 64 files of one format through one plan, each taking whole tasks with
-   * {@code plan.rows(task)}: three tasks in four read to the end, every fourth closed after its first row. The S3
+   * {@code plan.rows(task)}: three tasks in four read to the end, every fourth closed after its first row; then the
+   * plan's own reader, at its read concurrency of 16, is closed after one row three times. The S3
    * client's pool is capped below the number of threads, so they contend for its connections. Afterwards no object
    * body is left open, all the pool's connections can be leased at once, and the whole plan reads again in bounded
    * time.
@@ -339,6 +340,13 @@ class ObjectStorageTests {
         pool.shutdownNow();
       }
       assertThat(rowsRead.get()).isEqualTo(files / 4 * 3 * rowsPerFile + files / 4);
+      // and the plan's own reader, 16 tasks at a time over the 8 connections, closed after its first row: the
+      // files its jobs had open are closed, whether their rows were taken or not
+      for (int read = 0; read < 3; read++) {
+        try (CloseableIterator<Record> rows = plan.rows().iterator()) {
+          assertThat(rows.next()).isNotNull();
+        }
+      }
 
       List<String> leftOpen = S3ResponseBodies.openUnder(location);
 
