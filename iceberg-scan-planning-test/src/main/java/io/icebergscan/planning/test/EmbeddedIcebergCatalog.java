@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
 
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.iceberg.CatalogProperties;
@@ -164,7 +165,10 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     return this;
   }
 
-  /** A delay before each {@code /tasks} response (default none), to make fetch concurrency measurable. */
+  /**
+   * A delay before each {@code /tasks} response (default none), to make fetch concurrency measurable; the time spent
+   * in it is {@link AnsweringTime#tasksLatency()}.
+   */
   public EmbeddedIcebergCatalog tasksLatency(Duration latency) {
     Objects.requireNonNull(latency, "latency");
     if (latency.isNegative()) {
@@ -294,7 +298,7 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter)), "/*");
+    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.counter)), "/*");
     jetty.setHandler(context);
     try {
       jetty.start();
@@ -374,12 +378,15 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     return new EmbeddedTable(this.catalog, identifier);
   }
 
-  /** The planning requests answered so far. */
+  /**
+   * The planning requests answered so far, and the time spent answering plans ({@link RequestCounts#answering()}):
+   * what a client's plan cost the catalog, next to the client's own wall time.
+   */
   public RequestCounts requestCounts() {
     return this.counter.snapshot();
   }
 
-  /** Starts the counts again from zero, e.g. after setting up tables. */
+  /** Starts the counts and the times again from zero, e.g. after setting up tables or before the plan measured. */
   public void resetRequestCounts() {
     this.counter.reset();
   }
@@ -425,17 +432,31 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
   /**
    * Iceberg's servlet, which rejects a path its own routes do not name before the adapter sees it, and
-   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here.
+   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here. It ends each timed
+   * request's time once the answer is written, which happens here, after the adapter has returned.
    */
   private static final class CatalogServlet extends RESTCatalogServlet {
 
     private static final long serialVersionUID = 1L;
 
     private final transient PlanningAdapter adapter;
+    private final transient RequestCounter counter;
 
-    CatalogServlet(PlanningAdapter adapter) {
+    CatalogServlet(PlanningAdapter adapter, RequestCounter counter) {
       super(adapter);
       this.adapter = adapter;
+      this.counter = counter;
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+        throws ServletException, IOException {
+      try {
+        super.service(request, response);
+      }
+      finally {
+        this.counter.answered();
+      }
     }
 
     @Override

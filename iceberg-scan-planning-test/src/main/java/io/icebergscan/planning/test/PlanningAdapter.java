@@ -126,8 +126,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         this.icebergPlanIds.remove(planId);
         return super.execute(request, responseType, errorHandler, responseHeaders);
       }
-      if (route == PlanningRoute.TASKS) {
+      if (route == PlanningRoute.TASKS && !this.settings.tasksLatency.isZero()) {
+        long waiting = System.nanoTime();
         delay(this.settings.tasksLatency);
+        this.counter.waited(waiting);
       }
       RESTResponse ours;
       try {

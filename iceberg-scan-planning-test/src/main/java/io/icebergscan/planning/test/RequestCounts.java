@@ -1,9 +1,11 @@
 package io.icebergscan.planning.test;
 
+import java.util.Objects;
+
 /**
  * How many planning, credentials and metrics requests an {@link EmbeddedIcebergCatalog} has answered since it started or
- * since {@link EmbeddedIcebergCatalog#resetRequestCounts()}; requests rejected before reaching the catalog
- * (a body that does not parse) are not counted.
+ * since {@link EmbeddedIcebergCatalog#resetRequestCounts()}, and the time it spent answering plans; requests rejected
+ * before reaching the catalog (a body that does not parse, a missing bearer token) are neither counted nor timed.
  *
  * @param config {@code GET /v1/config}
  * @param plan {@code POST …/plan}
@@ -15,7 +17,12 @@ package io.icebergscan.planning.test;
  *     {@link EmbeddedIcebergCatalog#vendedCredentials})
  * @param metrics {@code POST …/tables/{table}/metrics}: scan and commit reports
  * @param metricsInFlight the metrics reports being answered now (see {@link EmbeddedIcebergCatalog#metricsLatency})
+ * @param answering the time spent answering the {@code plan}, {@code poll} and {@code tasks} requests
  */
 public record RequestCounts(int config, int plan, int poll, int cancel, int tasks, int maxConcurrentTasks,
-    int credentials, int metrics, int metricsInFlight) {
+    int credentials, int metrics, int metricsInFlight, AnsweringTime answering) {
+
+  public RequestCounts {
+    Objects.requireNonNull(answering, "answering");
+  }
 }
