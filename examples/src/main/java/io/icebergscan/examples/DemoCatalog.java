@@ -10,6 +10,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.SmartApplicationListener;
@@ -20,15 +22,13 @@ import org.springframework.util.StringUtils;
 /**
  * When no catalog is configured, starts Apache Iceberg's REST catalog in this JVM with the demo table
  * ({@link DemoTable}: real rows, deletion vectors and equality deletes) whose plan fans out over a tree of
- * plan-tasks, and points {@code iceberg.rest.uri} at it before the planner is configured. Closed with the
+ * plan-tasks, points {@code iceberg.rest.uri} at it before the planner is configured, and hands it to the
+ * application as a {@link Started} bean, whose time answering plans the example measures. Closed with the
  * application. Registered in {@code META-INF/spring.factories}, so tests of the application get it too.
  */
 public final class DemoCatalog implements SmartApplicationListener {
 
   static final String DEMO_TABLE = DemoTable.NAME;
-
-  /** Set by this listener when it started the demo catalog: the plan-task tree and its latency are known. */
-  static final String EMBEDDED = "example.demo.embedded";
 
   /** The demo catalog's delay before each {@code /tasks} answer, in milliseconds. */
   static final String LATENCY_MS = "example.demo.latency-ms";
@@ -40,12 +40,23 @@ public final class DemoCatalog implements SmartApplicationListener {
 
   private static final Log logger = LogFactory.getLog(DemoCatalog.class);
 
-  private @Nullable EmbeddedIcebergCatalog catalog;
+  /**
+   * The demo catalog this listener started, a bean of the application it started for.
+   *
+   * @param catalog the catalog, whose {@code requestCounts()} tell what answering a plan cost it
+   * @param tasksLatency the delay of each of its {@code /tasks} answers
+   */
+  record Started(EmbeddedIcebergCatalog catalog, Duration tasksLatency) {
+  }
+
+  private @Nullable Started started;
 
   @Override
   public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
     return ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
-        || ContextClosedEvent.class.isAssignableFrom(eventType);
+        || ApplicationPreparedEvent.class.isAssignableFrom(eventType)
+        || ContextClosedEvent.class.isAssignableFrom(eventType)
+        || ApplicationFailedEvent.class.isAssignableFrom(eventType);
   }
 
   @Override
@@ -53,9 +64,12 @@ public final class DemoCatalog implements SmartApplicationListener {
     if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
       start(prepared.getEnvironment());
     }
-    else if (event instanceof ContextClosedEvent && this.catalog != null) {
-      this.catalog.close();
-      this.catalog = null;
+    else if (event instanceof ApplicationPreparedEvent prepared && this.started != null) {
+      prepared.getApplicationContext().getBeanFactory().registerSingleton("demoCatalog", this.started);
+    }
+    else if (event instanceof ContextClosedEvent || event instanceof ApplicationFailedEvent) {
+      // a context that failed to refresh is closed without a ContextClosedEvent: the failure closes the catalog then
+      stop();
     }
   }
 
@@ -73,20 +87,28 @@ public final class DemoCatalog implements SmartApplicationListener {
     boolean authenticates = environment.containsProperty("iceberg.rest.oauth2.client-id")
         || environment.containsProperty("iceberg.rest.token");
     int files = environment.getProperty("example.demo.files", Integer.class, DemoTable.DEFAULT_FILES);
+    Duration latency = Duration.ofMillis(environment.getProperty(LATENCY_MS, Integer.class, DEFAULT_LATENCY_MS));
     EmbeddedIcebergCatalog demo = EmbeddedIcebergCatalog.create()
         .requireBearerToken(authenticates)
         .fanOut(DemoTable.FAN_OUT)
-        .tasksLatency(Duration.ofMillis(environment.getProperty(LATENCY_MS, Integer.class, DEFAULT_LATENCY_MS)));
+        .tasksLatency(latency);
     long started = System.nanoTime();
     // filled before it starts: should filling fail, there is no server to stop
     DemoTable.create(demo, files);
     long filled = System.nanoTime() - started;
     demo.start();
-    this.catalog = demo;
+    this.started = new Started(demo, latency);
     environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
-        Map.of("iceberg.rest.uri", demo.uri(), "example.table", DEMO_TABLE, EMBEDDED, "true")));
+        Map.of("iceberg.rest.uri", demo.uri(), "example.table", DEMO_TABLE)));
     logger.info(String.format("No iceberg.rest.uri configured: planning against an embedded Apache Iceberg "
         + "catalog at %s, its table %s filled with %,d data files of %,d rows in %,d ms", demo.uri(), DEMO_TABLE,
         files, DemoTable.rows(files), filled / 1_000_000));
+  }
+
+  private void stop() {
+    if (this.started != null) {
+      this.started.catalog().close();
+      this.started = null;
+    }
   }
 }

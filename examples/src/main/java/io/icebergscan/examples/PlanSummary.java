@@ -15,46 +15,65 @@ import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
+import io.icebergscan.planning.iceberg.ScanRows;
 import io.icebergscan.planning.model.DeleteFile;
 import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.test.AnsweringTime;
 import io.icebergscan.planning.test.DemoTable;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
 
 /**
- * Plans the configured table twice at start-up, the first plan cold and the second warm, and prints what the
- * plan holds and how long each took, next to the ideal for the demo catalog's plan-task tree; then reads the
- * second plan's rows with deletes applied (unless {@code example.read=false}) and prints how many there are, which
- * is the planned records less the deleted rows, a few of them, and the time the reading took.
+ * Plans the configured table at start-up and prints what the plan holds and what it cost, then reads its rows as a
+ * streamed plan and prints how many there are, which is the planned records less the deleted rows, a few of them,
+ * and how fast they came.
+ *
+ * <p>The figures are those of a warm JVM: {@code example.warm-up-plans} plans, each read too, run first, since the
+ * first plan of a JVM is mostly class loading and JIT compilation, the embedded catalog's as well as the client's.
+ * On the demo catalog the plan time is told apart into the catalog's part, measured by the catalog itself
+ * ({@link AnsweringTime}), and the client's, and the fan-out next to its ideal ({@link IdealPlanTime}).
  */
 @Component
 class PlanSummary implements ApplicationRunner {
 
   private static final int SAMPLE_ROWS = 3;
 
+  /**
+   * Measured on the demo table (2,000 files, 10 ms a fetch, 16 in flight) on 2 vCPUs shared with other builds, in
+   * three runs of 50 plans, each read: the median plan time fell from 604 ms for the first to 391 ms over plans 1 to
+   * 5, 223 over 6 to 10 and 173 over 11 to 15, then stayed between 149 and 185 ms; the time to the first row levelled
+   * off at 40 to 50 ms after 10 plans; the read time kept falling slowly, from 555 ms over the first 5 to 246 over 16
+   * to 20 and about 210 over 41 to 50. So 20: the plan time flat, the read within a fifth of where it ends, for some
+   * 10 s more of start-up.
+   */
+  private static final String DEFAULT_WARM_UP_PLANS = "20";
+
   private final IcebergScanPlanner iceberg;
   private final TableIdentifier table;
   private final ScanRequest request;
   private final boolean read;
-  private final @Nullable Duration latency;
+  private final int warmUpPlans;
+  private final DemoCatalog.@Nullable Started demo;
   private volatile @Nullable Run lastRun;
 
   /**
    * Takes the {@link IcebergScanPlanner} the iceberg module auto-configures over the starter's {@code ScanPlanner}:
-   * it loads table metadata, converts tasks and reads rows through that planner.
+   * it loads table metadata, converts tasks and reads rows through that planner; and the demo catalog when it is the
+   * one planned.
    */
   PlanSummary(IcebergScanPlanner iceberg, @Value("${example.table}") String table,
       @Value("${example.filter:#{null}}") @Nullable String filter, @Value("${example.read:true}") boolean read,
-      @Value("${" + DemoCatalog.EMBEDDED + ":false}") boolean demo,
-      @Value("${" + DemoCatalog.LATENCY_MS + ":" + DemoCatalog.DEFAULT_LATENCY_MS + "}") int latencyMs) {
+      @Value("${example.warm-up-plans:" + DEFAULT_WARM_UP_PLANS + "}") int warmUpPlans,
+      ObjectProvider<DemoCatalog.Started> demo) {
     this.iceberg = iceberg;
     this.table = TableIdentifier.parse(table);
     ScanRequest.Builder request = ScanRequest.builder();
@@ -63,29 +82,41 @@ class PlanSummary implements ApplicationRunner {
     }
     this.request = request.build();
     this.read = read;
-    // the tree and the latency are known for the demo catalog only
-    this.latency = demo ? Duration.ofMillis(latencyMs) : null;
+    this.warmUpPlans = warmUpPlans;
+    this.demo = demo.getIfAvailable();
   }
 
   @Override
   public void run(ApplicationArguments args) {
     int maxConcurrency = this.iceberg.planner().maxConcurrency();
-    Duration ideal = this.latency == null ? null
-        : IdealPlanTime.of(DemoTable.FAN_OUT_LEVELS, maxConcurrency, this.latency);
+    Duration ideal = this.demo == null ? null
+        : IdealPlanTime.of(DemoTable.FAN_OUT_LEVELS, maxConcurrency, this.demo.tasksLatency());
     IcebergTable loaded = this.iceberg.loadTable(this.table);
-    ScanPlan cold;
-    try (IcebergScanPlan first = this.iceberg.plan(loaded, this.request)) {
-      cold = first.scanPlan();
-    }
-    try (IcebergScanPlan second = this.iceberg.plan(loaded, this.request)) {
-      ScanPlan warm = second.scanPlan();
-      System.out.print(describe(this.table, cold, warm, maxConcurrency, ideal, this.latency));
-      RowsRead rows = this.read ? read(second) : null;
-      if (rows != null) {
-        System.out.print(describe(this.table, rows));
+    Duration firstPlan = null;
+    for (int plan = 0; plan < this.warmUpPlans; plan++) {
+      Duration planned = warmUp(loaded);
+      if (firstPlan == null) {
+        firstPlan = planned;
       }
-      this.lastRun = new Run(cold, warm, maxConcurrency, ideal, rows);
     }
+    if (this.demo != null) {
+      this.demo.catalog().resetRequestCounts();
+    }
+    ScanPlan measured;
+    try (IcebergScanPlan plan = this.iceberg.plan(loaded, this.request)) {
+      measured = plan.scanPlan();
+    }
+    // taken at once: the plan's scan report, sent after it in the background, is no request of the plan's
+    AnsweringTime answering = this.demo == null ? null : this.demo.catalog().requestCounts().answering();
+    Run run = new Run(firstPlan, this.warmUpPlans, measured, maxConcurrency, ideal,
+        this.demo == null ? null : this.demo.tasksLatency(), answering, null);
+    System.out.print(describe(this.table, run));
+    if (this.read) {
+      RowsRead rows = read(loaded, measured);
+      System.out.print(describe(this.table, rows));
+      run = run.withRows(rows);
+    }
+    this.lastRun = run;
   }
 
   /** What the last run planned and read, or {@code null} before the first. */
@@ -93,14 +124,37 @@ class PlanSummary implements ApplicationRunner {
     return this.lastRun;
   }
 
-  private static RowsRead read(IcebergScanPlan plan) {
+  /** A plan, and a read of its rows as the measured read reads them; returns the plan's time. */
+  private Duration warmUp(IcebergTable loaded) {
+    ScanPlan planned;
+    try (IcebergScanPlan plan = this.iceberg.plan(loaded, this.request)) {
+      planned = plan.scanPlan();
+    }
+    if (this.read) {
+      read(loaded, planned);
+    }
+    return planned.elapsed();
+  }
+
+  /**
+   * Reads the rows of the scan as {@link IcebergScanPlanner#readRows} streams them, timed from the call, and compares
+   * their count with what {@code plan}, a plan of the same scan of the same table load (so of the same snapshot),
+   * says they should be.
+   */
+  private RowsRead read(IcebergTable loaded, ScanPlan plan) {
     long started = System.nanoTime();
+    Duration firstRow = null;
     long rows = 0;
     List<String> samples = new ArrayList<>(SAMPLE_ROWS);
-    try (CloseableIterable<Record> records = plan.rows()) {
-      for (Record record : records) {
+    try (ScanRows records = this.iceberg.readRows(loaded, this.request);
+        CloseableIterator<Record> iterator = records.iterator()) {
+      while (iterator.hasNext()) {
+        Record record = iterator.next();
+        if (firstRow == null) {
+          firstRow = Duration.ofNanos(System.nanoTime() - started);
+        }
         if (samples.size() < SAMPLE_ROWS) {
-          samples.add(describe(plan, record));
+          samples.add(describe(record));
         }
         rows++;
       }
@@ -113,12 +167,12 @@ class PlanSummary implements ApplicationRunner {
     // counts its keys, whatever they match: in the demo table each key matches one row, so there its record
     // count is the rows it deletes; in another table the check below may not hold, and says so.
     Set<DeleteFile> deleteFiles = new HashSet<>();
-    plan.scanPlan().tasks().forEach(task -> deleteFiles.addAll(task.deleteFiles()));
+    plan.tasks().forEach(task -> deleteFiles.addAll(task.deleteFiles()));
     long byPosition = deleteFiles.stream().filter(file -> file.content() == FileContent.POSITION_DELETES)
         .mapToLong(DeleteFile::recordCount).sum();
     long byEquality = deleteFiles.stream().filter(file -> file.content() == FileContent.EQUALITY_DELETES)
         .mapToLong(DeleteFile::recordCount).sum();
-    return new RowsRead(rows, plannedRecords(plan.scanPlan()), byPosition, byEquality, samples, elapsed);
+    return new RowsRead(rows, plannedRecords(plan), byPosition, byEquality, samples, firstRow, elapsed);
   }
 
   /** The sum of the planned tasks' record counts: each data file's once, should it be in several tasks. */
@@ -133,29 +187,23 @@ class PlanSummary implements ApplicationRunner {
     return records;
   }
 
-  private static String describe(IcebergScanPlan plan, Record record) {
-    return plan.schema().columns().stream().map(Types.NestedField::name)
+  private static String describe(Record record) {
+    return record.struct().fields().stream().map(Types.NestedField::name)
         .map(name -> name + "=" + record.getField(name)).collect(Collectors.joining(", "));
   }
 
-  static String describe(TableIdentifier table, ScanPlan cold, ScanPlan warm, int maxConcurrency,
-      @Nullable Duration ideal, @Nullable Duration latency) {
+  static String describe(TableIdentifier table, Run run) {
+    ScanPlan plan = run.plan();
     Set<String> dataFiles = new HashSet<>();
     Set<DeleteFile> deleteFiles = new HashSet<>();
     long bytes = 0;
-    for (FileScanTask task : warm.tasks()) {
+    for (FileScanTask task : plan.tasks()) {
       if (dataFiles.add(task.dataFile().filePath())) {
         bytes += task.dataFile().fileSizeInBytes();
       }
       deleteFiles.addAll(task.deleteFiles());
     }
-    String idealLine = ideal == null || latency == null
-        ? "  ideal                (known for the demo catalog's plan-task tree only)\n"
-        : String.format("  ideal                %-10s %,d plan-tasks in a tree of %s at %d ms a fetch, %d in "
-            + "flight%n", String.format("%,d ms", ideal.toMillis()), DemoTable.PLAN_TASKS,
-            DemoTable.FAN_OUT_LEVELS.stream().map(String::valueOf).collect(Collectors.joining(" / ")),
-            latency.toMillis(), maxConcurrency);
-    return String.format("""
+    StringBuilder out = new StringBuilder(String.format("""
 
         Scan plan for %s (plan id %s)
           file scan tasks      %,d
@@ -167,16 +215,51 @@ class PlanSummary implements ApplicationRunner {
           walk depth           %d
           requests made        %,d
           max concurrency      %d
-        """, table, warm.planId(), warm.tasks().size(), dataFiles.size(), bytes, plannedRecords(warm),
-        deleteFiles.size(), warm.planTasksFetched(), warm.walkDepth(), warm.requestsMade(), maxConcurrency)
-        + idealLine + planTime("first plan (cold)", cold, ideal) + planTime("second plan (warm)", warm, ideal);
-  }
-
-  private static String planTime(String label, ScanPlan plan, @Nullable Duration ideal) {
-    String time = String.format("%,d ms", plan.elapsed().toMillis());
-    return ideal == null || ideal.isZero() ? String.format("  %-20s %s%n", label, time)
-        : String.format("  %-20s %-10s %.1fx the ideal%n", label, time,
-            (double) plan.elapsed().toNanos() / ideal.toNanos());
+        """, table, plan.planId(), plan.tasks().size(), dataFiles.size(), bytes, plannedRecords(plan),
+        deleteFiles.size(), plan.planTasksFetched(), plan.walkDepth(), plan.requestsMade(), run.maxConcurrency()));
+    if (run.firstPlan() != null) {
+      out.append(line("first plan", millis(run.firstPlan()),
+          "cold: mostly class loading and JIT compilation, the embedded catalog's too"));
+    }
+    out.append(line("warm-up", String.format("%,d plans", run.warmUpPlans()),
+        (run.warmUpPlans() == 0 ? "none: the figures below are of a cold JVM" : "each read too")
+            + " (example.warm-up-plans)"));
+    out.append(line("plan time", millis(plan.elapsed()), "the measured plan, its first request to its last answer"));
+    AnsweringTime answering = run.answering();
+    if (answering == null) {
+      out.append("  catalog's part       (measured by the embedded demo catalog only)\n");
+    }
+    else {
+      Duration client = plan.elapsed().minus(answering.busy());
+      out.append(line("catalog's part", millis(answering.busy()), String.format(
+          "%s of it: the catalog answering at least one of the plan's requests", percent(run.catalogShare()))));
+      out.append(line("client's part", millis(client), String.format(
+          "%s of it: no request being answered, so the client's own work and the wire",
+          percent(1 - run.catalogShare()))));
+      out.append(line("catalog, summed", millis(answering.total()), String.format(
+          "its answers each in full, overlapping ones too: plan call %s, polls %s, /tasks %s",
+          millis(answering.plan()), millis(answering.poll()), millis(answering.tasks()))));
+      // as slept, which is longer than set: the ideal below is computed for the latency set
+      out.append(line("of it latency", millis(answering.tasksLatency()), String.format(
+          "the %,d fetches' simulated waits of %,d ms (example.demo.latency-ms), as slept", plan.planTasksFetched(),
+          run.latency().toMillis())));
+    }
+    Duration ideal = run.ideal();
+    if (ideal == null || run.latency() == null) {
+      out.append("  ideal                (known for the demo catalog's plan-task tree only)\n");
+    }
+    else {
+      Duration fanOut = run.fanOut();
+      if (fanOut != null) {
+        String ratio = ideal.isZero() ? "" : String.format("%.2fx the ideal: ", (double) fanOut.toNanos() / ideal.toNanos());
+        out.append(line("fan-out time", millis(fanOut), ratio + "the plan time less the catalog's "
+            + millis(run.answering().plan()) + " answering the plan call"));
+      }
+      out.append(line("ideal", millis(ideal), String.format("%,d plan-tasks in a tree of %s at %d ms a fetch, %d in "
+          + "flight", DemoTable.PLAN_TASKS, DemoTable.FAN_OUT_LEVELS.stream().map(String::valueOf)
+              .collect(Collectors.joining(" / ")), run.latency().toMillis(), run.maxConcurrency())));
+    }
+    return out.toString();
   }
 
   static String describe(TableIdentifier table, RowsRead rows) {
@@ -184,7 +267,7 @@ class PlanSummary implements ApplicationRunner {
         : String.join("\n" + " ".repeat(23), rows.samples()) + "\n";
     return String.format("""
 
-        Rows of %s, read with deletes applied
+        Rows of %s, read with deletes applied as a plan of their own streams in (readRows)
           rows read            %,d
           planned records      %s the planned tasks' record counts
           deleted by position  %s the deletion vectors' and position delete files' record counts
@@ -195,7 +278,23 @@ class PlanSummary implements ApplicationRunner {
         rows.agrees() ? "equals the rows read"
             : "differs from the rows read: a filter's residual, or equality keys matching other than one row each",
         samples)
-        + String.format("  read time            %,d ms%n", rows.elapsed().toMillis());
+        + (rows.firstRow() == null ? "  first row            (no row)\n"
+            : line("first row", millis(rows.firstRow()), "after the readRows call: its plan call, a fetch, a file"))
+        + line("read time", millis(rows.elapsed()), "from the readRows call to the last row, planning included")
+        + line("rows per second", String.format("%,d", Math.round(rows.rowsPerSecond())), "rows read / read time");
+  }
+
+  /** A line of figures: the label, the figure, padded so that what follows lines up, and what it is. */
+  private static String line(String label, String figure, String what) {
+    return String.format("  %-20s %-10s %s%n", label, figure, what);
+  }
+
+  private static String millis(Duration duration) {
+    return String.format("%,d ms", duration.toMillis());
+  }
+
+  private static String percent(double share) {
+    return String.format("%.0f%%", 100 * share);
   }
 
   /** A count, padded so that what follows it lines up. */
@@ -206,14 +305,47 @@ class PlanSummary implements ApplicationRunner {
   /**
    * What one run planned and read, for the example's tests to check without parsing its output.
    *
-   * @param ideal the ideal plan time of the demo catalog's tree, or {@code null} for another catalog
+   * @param firstPlan the time of the first plan, the first warm-up plan; {@code null} without warm-up, when the
+   *     measured plan is the first
+   * @param warmUpPlans the plans before the measured one
+   * @param plan the measured plan
+   * @param ideal the ideal fan-out time of the demo catalog's tree, or {@code null} for another catalog
+   * @param latency the demo catalog's delay of each {@code /tasks} answer, or {@code null} for another catalog
+   * @param answering the demo catalog's time answering the measured plan, or {@code null} for another catalog
    * @param rows what was read, or {@code null} when {@code example.read=false}
    */
-  record Run(ScanPlan cold, ScanPlan warm, int maxConcurrency, @Nullable Duration ideal, @Nullable RowsRead rows) {
+  record Run(@Nullable Duration firstPlan, int warmUpPlans, ScanPlan plan, int maxConcurrency,
+      @Nullable Duration ideal, @Nullable Duration latency, @Nullable AnsweringTime answering,
+      @Nullable RowsRead rows) {
+
+    Run withRows(RowsRead read) {
+      return new Run(this.firstPlan, this.warmUpPlans, this.plan, this.maxConcurrency, this.ideal, this.latency,
+          this.answering, read);
+    }
+
+    /**
+     * The share of the plan's wall time during which the catalog was answering at least one of its requests, from 0
+     * to 1; {@code NaN} for another catalog than the demo's.
+     */
+    double catalogShare() {
+      if (this.answering == null || this.plan.elapsed().isZero()) {
+        return Double.NaN;
+      }
+      return (double) this.answering.busy().toNanos() / this.plan.elapsed().toNanos();
+    }
+
+    /**
+     * The plan's wall time less the catalog's time answering its plan call: what the ideal compares with, since it
+     * leaves out the plan call. {@code null} for another catalog than the demo's.
+     */
+    @Nullable Duration fanOut() {
+      return this.answering == null ? null : this.plan.elapsed().minus(this.answering.plan());
+    }
   }
 
   /**
-   * The rows of a plan, read with deletes applied, and what the plan says they should be.
+   * The rows of a scan, read with deletes applied as {@code readRows} streams them, and what a plan of the same scan
+   * says they should be.
    *
    * @param rows the rows read
    * @param plannedRecords the sum of the planned tasks' record counts
@@ -221,10 +353,11 @@ class PlanSummary implements ApplicationRunner {
    * @param equalityDeletedRows the record counts of the plan's equality delete files: the rows they delete
    *     when each key matches one row, as in the demo table
    * @param samples the first rows, as {@code column=value, …}
-   * @param elapsed the time the reading took
+   * @param firstRow the time from the {@code readRows} call to the first row, {@code null} when there was none
+   * @param elapsed the time from the {@code readRows} call to the last row
    */
   record RowsRead(long rows, long plannedRecords, long positionDeletedRows, long equalityDeletedRows,
-      List<String> samples, Duration elapsed) {
+      List<String> samples, @Nullable Duration firstRow, Duration elapsed) {
 
     RowsRead {
       samples = List.copyOf(samples);
@@ -242,6 +375,11 @@ class PlanSummary implements ApplicationRunner {
     /** Whether the rows read are the planned records less the deleted rows. */
     boolean agrees() {
       return this.rows == expectedRows();
+    }
+
+    /** The rows read per second of the read time. */
+    double rowsPerSecond() {
+      return this.elapsed.isZero() ? 0 : this.rows * 1e9 / this.elapsed.toNanos();
     }
   }
 }

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * nor in the logs.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "example.demo.files=40", "example.demo.latency-ms=1",
+    "example.demo.files=40", "example.demo.latency-ms=1", "example.warm-up-plans=1",
     "iceberg.rest.oauth2.client-id=example-client",
     "iceberg.rest.oauth2.client-secret=" + ActuatorSecretsTests.CLIENT_SECRET,
     "iceberg.rest.oauth2.client-authentication-method=client_secret_post",

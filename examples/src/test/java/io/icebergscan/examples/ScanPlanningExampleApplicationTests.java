@@ -1,8 +1,8 @@
 package io.icebergscan.examples;
 
 import java.time.Duration;
-import java.util.List;
 
+import io.icebergscan.planning.test.AnsweringTime;
 import io.icebergscan.planning.test.DemoTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,13 +19,15 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
- * The example as a user runs it: embedded demo catalog, two printed plans with their ideal, the rows read, actuator
- * over HTTP.
+ * The example as a user runs it: embedded demo catalog, warm-up plans, the measured plan with the catalog's and the
+ * client's part of its time and its fan-out next to the ideal, the rows read as they stream, actuator over HTTP. The
+ * figures are checked for what must hold between them whatever the machine's speed, never for how fast they are.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = { "example.demo.files=400", "example.demo.latency-ms=1" })
+    properties = { "example.demo.files=400", "example.demo.latency-ms=1", "example.warm-up-plans=2" })
 @ExtendWith(OutputCaptureExtension.class)
 class ScanPlanningExampleApplicationTests {
 
@@ -49,26 +51,51 @@ class ScanPlanningExampleApplicationTests {
   }
 
   @Test
-  void plansTwiceAndPrintsEachPlanNextToTheIdeal(CapturedOutput output) {
+  void warmsUpThenPrintsTheMeasuredPlansFanOutNextToTheIdeal(CapturedOutput output) {
     PlanSummary.Run run = this.summary.lastRun();
     assertThat(run).isNotNull();
+    assertThat(run.warmUpPlans()).isEqualTo(2);
+    assertThat(run.firstPlan()).as("the first warm-up plan's time").isNotNull();
     // 104 plan-tasks of 1 ms, 16 in flight: the 8 of the first level at once, the 32 of the second in two rounds,
     // the 64 of the third in four
     assertThat(run.maxConcurrency()).isEqualTo(16);
     assertThat(run.ideal()).isEqualTo(Duration.ofMillis(7));
-    assertThat(run.cold().planId()).isNotEqualTo(run.warm().planId());
-    assertThat(List.of(run.cold(), run.warm())).allSatisfy(plan -> {
-      assertThat(plan.tasks()).hasSize(400);
-      assertThat(plan.planTasksFetched()).isEqualTo(DemoTable.PLAN_TASKS);
-    });
+    assertThat(run.plan().tasks()).hasSize(400);
+    assertThat(run.plan().planTasksFetched()).isEqualTo(DemoTable.PLAN_TASKS);
+    // the fan-out is the plan less the catalog's answer to its plan call, which lies within the plan
+    assertThat(run.fanOut()).isEqualTo(run.plan().elapsed().minus(run.answering().plan()))
+        .isPositive().isLessThan(run.plan().elapsed());
     assertThat(output)
-        .containsPattern("ideal                7 ms +104 plan-tasks in a tree of 8 / 4 / 2 at 1 ms a fetch, 16 in ")
-        .containsPattern("first plan \\(cold\\)    [0-9,]+ ms +[0-9.]+x the ideal")
-        .containsPattern("second plan \\(warm\\)   [0-9,]+ ms +[0-9.]+x the ideal");
+        .containsPattern("first plan           [0-9,]+ ms +cold: ")
+        .contains("warm-up              2 plans    each read too (example.warm-up-plans)")
+        .containsPattern("plan time            [0-9,]+ ms +the measured plan")
+        .containsPattern("fan-out time         [0-9,]+ ms +[0-9.]+x the ideal: the plan time less the catalog's "
+            + "[0-9,]+ ms answering the plan call")
+        .containsPattern("ideal                7 ms +104 plan-tasks in a tree of 8 / 4 / 2 at 1 ms a fetch, 16 in ");
   }
 
   @Test
-  void readsTheRowsAndTheyAreThePlannedRecordsLessTheDeletedRows(CapturedOutput output) {
+  void splitsThePlanTimeIntoTheCatalogsPartMeasuredByTheCatalogAndTheClientsPart(CapturedOutput output) {
+    PlanSummary.Run run = this.summary.lastRun();
+    AnsweringTime answering = run.answering();
+    assertThat(answering).isNotNull();
+    // the catalog's own measure of this plan: every fetch waited out its 1 ms, within the plan's wall time
+    assertThat(answering.tasksLatency()).isGreaterThanOrEqualTo(Duration.ofMillis(DemoTable.PLAN_TASKS));
+    assertThat(answering.tasks()).isGreaterThanOrEqualTo(answering.tasksLatency());
+    assertThat(answering.plan()).as("Iceberg planned the scan on the server").isPositive();
+    assertThat(answering.busy()).isPositive().isLessThanOrEqualTo(run.plan().elapsed());
+    assertThat(run.catalogShare()).isGreaterThan(0).isLessThanOrEqualTo(1);
+    assertThat(output)
+        .containsPattern("catalog's part       [0-9,]+ ms +[0-9]+% of it: the catalog answering at least one of the "
+            + "plan's requests")
+        .containsPattern("client's part        [0-9,]+ ms +[0-9]+% of it: no request being answered")
+        .containsPattern("catalog, summed      [0-9,]+ ms +its answers each in full, overlapping ones too: plan call "
+            + "[0-9,]+ ms, polls 0 ms, /tasks [0-9,]+ ms")
+        .containsPattern("of it latency        [0-9,]+ ms +the 104 fetches' simulated waits of 1 ms");
+  }
+
+  @Test
+  void readsTheRowsAsTheyStreamAndTheyAreThePlannedRecordsLessTheDeletedRows(CapturedOutput output) {
     PlanSummary.RowsRead rows = this.summary.lastRun().rows();
     assertThat(rows).isNotNull();
     assertThat(rows.plannedRecords()).isEqualTo(DemoTable.rows(400));
@@ -82,24 +109,37 @@ class ScanPlanningExampleApplicationTests {
         .containsPattern("rows read            1,590\\s").containsPattern("planned records      1,600\\s")
         .containsPattern("deleted by position  6\\s").containsPattern("deleted by equality  4\\s")
         .containsPattern("planned less deleted 1,590 +equals the rows read")
-        .containsPattern("read time            [0-9,]+ ms");
+        .containsPattern("first row            [0-9,]+ ms +after the readRows call")
+        .containsPattern("read time            [0-9,]+ ms +from the readRows call to the last row");
   }
 
   @Test
-  void readFalsePlansWithoutReading(CapturedOutput output) {
+  void timesTheFirstRowBeforeTheLastAndCountsRowsPerSecondOfTheReadTime(CapturedOutput output) {
+    PlanSummary.RowsRead rows = this.summary.lastRun().rows();
+    assertThat(rows.firstRow()).isPositive().isLessThan(rows.elapsed());
+    // rows per second times the read time is the rows read
+    assertThat(rows.rowsPerSecond() * rows.elapsed().toNanos() / 1e9).isCloseTo(rows.rows(), within(1e-6));
+    assertThat(output).contains(String.format("rows per second      %-10s rows read / read time",
+        String.format("%,d", Math.round(rows.rowsPerSecond()))));
+  }
+
+  @Test
+  void readFalsePlansWithoutReadingAndNoWarmUpMeasuresTheColdPlan(CapturedOutput output) {
     // arguments, as a user gives them: default properties would yield to application.yml's example.read
     try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ScanPlanningExampleApplication.class)
         .run("--spring.main.web-application-type=none", "--example.demo.files=16", "--example.demo.latency-ms=1",
-            "--example.read=false")) {
+            "--example.read=false", "--example.warm-up-plans=0")) {
       PlanSummary.Run run = context.getBean(PlanSummary.class).lastRun();
       assertThat(run).isNotNull();
-      assertThat(run.warm().tasks()).hasSize(16);
+      assertThat(run.plan().tasks()).hasSize(16);
+      assertThat(run.firstPlan()).isNull();
       assertThat(run.rows()).isNull();
     }
     // this test's own application printed its plan of 16 files, and no rows after it
     String printed = output.getOut().substring(output.getOut().lastIndexOf("Scan plan for demo.events"));
-    assertThat(printed).contains("file scan tasks      16").contains("second plan (warm)")
-        .doesNotContain("Rows of demo.events");
+    assertThat(printed).contains("file scan tasks      16")
+        .contains("warm-up              0 plans    none: the figures below are of a cold JVM")
+        .doesNotContain("first plan").doesNotContain("Rows of demo.events");
   }
 
   @Test
