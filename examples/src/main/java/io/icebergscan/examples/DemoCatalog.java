@@ -1,8 +1,11 @@
 package io.icebergscan.examples;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
+import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.commons.logging.Log;
@@ -12,6 +15,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.SmartApplicationListener;
@@ -25,15 +32,15 @@ import org.springframework.util.StringUtils;
  * plan-tasks, points {@code iceberg.rest.uri} at it before the planner is configured, and hands it to the
  * application as a {@link Started} bean, whose time answering plans the example measures. Closed with the
  * application. Registered in {@code META-INF/spring.factories}, so tests of the application get it too.
+ *
+ * <p>First it checks the {@code example.*} settings against the catalog planned, before the demo table is filled: an
+ * unknown setting, a table other than the demo's without a catalog of your own, no table with one, or a value out of
+ * range fails start-up ({@link ExampleSettingException}); demo settings given while a catalog of your own is planned
+ * are reported in a warning, since they do not apply.
  */
 public final class DemoCatalog implements SmartApplicationListener {
 
   static final String DEMO_TABLE = DemoTable.NAME;
-
-  /** The demo catalog's delay before each {@code /tasks} answer, in milliseconds. */
-  static final String LATENCY_MS = "example.demo.latency-ms";
-
-  static final int DEFAULT_LATENCY_MS = 10;
 
   /** Set while Spring AOT processes the application at build time ({@code AbstractAotProcessor}). */
   private static final String AOT_PROCESSING = "spring.aot.processing";
@@ -74,20 +81,27 @@ public final class DemoCatalog implements SmartApplicationListener {
   }
 
   private void start(ConfigurableEnvironment environment) {
-    if (StringUtils.hasText(environment.getProperty("iceberg.rest.uri"))) {
-      return;
-    }
+    boolean ownCatalog = StringUtils.hasText(environment.getProperty("iceberg.rest.uri"));
     if (Boolean.getBoolean(AOT_PROCESSING)) {
-      // Spring AOT decides the beans at build time: a catalog is configured, the one started at run time
-      environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
-          Map.of("iceberg.rest.uri", "http://localhost/started-at-run-time", "example.table", DEMO_TABLE)));
+      if (!ownCatalog) {
+        // Spring AOT decides the beans at build time: a catalog is configured, the one started at run time
+        environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
+            Map.of("iceberg.rest.uri", "http://localhost/started-at-run-time", "example.table", DEMO_TABLE)));
+      }
       return;
     }
+    ExampleProperties settings = bind(environment);
+    check(settings);
+    if (ownCatalog) {
+      checkOwnCatalog(settings, environment.getProperty("iceberg.rest.uri"));
+      return;
+    }
+    checkDemo(settings);
     // An application set up to authenticate meets a catalog that insists, as a real one would.
     boolean authenticates = environment.containsProperty("iceberg.rest.oauth2.client-id")
         || environment.containsProperty("iceberg.rest.token");
-    int files = environment.getProperty("example.demo.files", Integer.class, DemoTable.DEFAULT_FILES);
-    Duration latency = Duration.ofMillis(environment.getProperty(LATENCY_MS, Integer.class, DEFAULT_LATENCY_MS));
+    int files = settings.demo().dataFiles();
+    Duration latency = settings.demo().tasksLatency();
     EmbeddedIcebergCatalog demo = EmbeddedIcebergCatalog.create()
         .requireBearerToken(authenticates)
         .fanOut(DemoTable.FAN_OUT)
@@ -109,6 +123,79 @@ public final class DemoCatalog implements SmartApplicationListener {
     if (this.started != null) {
       this.started.catalog().close();
       this.started = null;
+    }
+  }
+
+  /**
+   * The {@code example.*} settings, bound as the application binds them, and as strictly: an unknown setting fails
+   * here already, with Spring Boot's report naming it, before the demo table is filled.
+   */
+  private static ExampleProperties bind(ConfigurableEnvironment environment) {
+    return Binder.get(environment).bindOrCreate("example", Bindable.of(ExampleProperties.class),
+        new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+  }
+
+  private static void check(ExampleProperties settings) {
+    if (settings.warmUpPlans() < 0) {
+      throw new ExampleSettingException("example.warm-up-plans", "example.warm-up-plans is "
+          + settings.warmUpPlans() + ": a number of plans cannot be negative.",
+          "Set example.warm-up-plans to 0 (measure the first, cold plan) or more (default "
+              + ExampleProperties.DEFAULT_WARM_UP_PLANS + "), or remove it.");
+    }
+  }
+
+  private static void checkOwnCatalog(ExampleProperties settings, @Nullable String uri) {
+    if (!StringUtils.hasText(settings.table())) {
+      throw new ExampleSettingException("example.table", "example.table is not set: iceberg.rest.uri points to a "
+          + "catalog of your own (" + uri + "), and the example does not know which of its tables to plan.",
+          "Name the table to plan as namespace.table: --example.table=sales.orders on the command line, or "
+              + "example.table in application.yml; or remove iceberg.rest.uri to plan the embedded demo table.");
+    }
+    try {
+      TableIdentifier.parse(settings.table());
+    }
+    catch (IllegalArgumentException notATable) {
+      throw new ExampleSettingException("example.table", "example.table is '" + settings.table() + "': "
+          + notATable.getMessage() + ".", "Name the table to plan as namespace.table, e.g. sales.orders.");
+    }
+    List<String> demoSettings = new ArrayList<>();
+    if (settings.demo().files() != null) {
+      demoSettings.add("example.demo.files");
+    }
+    if (settings.demo().latencyMs() != null) {
+      demoSettings.add("example.demo.latency-ms");
+    }
+    if (!demoSettings.isEmpty()) {
+      logger.warn(String.join(" and ", demoSettings) + (demoSettings.size() == 1 ? " is" : " are") + " set, but "
+          + "iceberg.rest.uri points to a catalog of your own (" + uri + "): the demo settings configure the "
+          + "embedded demo catalog, which is not started, and do not apply. Remove them, or iceberg.rest.uri to "
+          + "plan the demo table.");
+    }
+  }
+
+  private static void checkDemo(ExampleProperties settings) {
+    String table = settings.table();
+    if (StringUtils.hasText(table) && !DEMO_TABLE.equals(table.strip())) {
+      throw new ExampleSettingException("example.table", "example.table is '" + table + "', but no "
+          + "iceberg.rest.uri is set: the example plans on its embedded demo catalog, whose only table is "
+          + DEMO_TABLE + ".",
+          "To plan " + table + ", set iceberg.rest.uri to the base URI of the catalog that holds it (the part "
+              + "before /v1/...), e.g. --iceberg.rest.uri=https://your-catalog/api/catalog; to plan the demo "
+              + "table, remove example.table.");
+    }
+    int files = settings.demo().dataFiles();
+    if (files < DemoTable.MIN_FILES) {
+      throw new ExampleSettingException("example.demo.files", "example.demo.files is " + files + ": the demo "
+          + "table needs at least " + DemoTable.MIN_FILES + " data files, for each of its deletes to have the file it "
+          + "deletes from.",
+          "Set example.demo.files to " + DemoTable.MIN_FILES + " or more (default " + DemoTable.DEFAULT_FILES
+              + "), or remove it.");
+    }
+    if (settings.demo().tasksLatency().isNegative()) {
+      throw new ExampleSettingException("example.demo.latency-ms", "example.demo.latency-ms is "
+          + settings.demo().latencyMs() + ": a delay cannot be negative.",
+          "Set example.demo.latency-ms to 0 or more (default " + ExampleProperties.Demo.DEFAULT_LATENCY_MS
+              + "), or remove it.");
     }
   }
 }

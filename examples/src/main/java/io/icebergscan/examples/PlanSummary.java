@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -27,7 +28,6 @@ import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
@@ -47,16 +47,6 @@ class PlanSummary implements ApplicationRunner {
 
   private static final int SAMPLE_ROWS = 3;
 
-  /**
-   * Measured on the demo table (2,000 files, 10 ms a fetch, 16 in flight) on 2 vCPUs shared with other builds, in
-   * three runs of 50 plans, each read: the median plan time fell from 604 ms for the first to 391 ms over plans 1 to
-   * 5, 223 over 6 to 10 and 173 over 11 to 15, then stayed between 149 and 185 ms; the time to the first row levelled
-   * off at 40 to 50 ms after 10 plans; the read time kept falling slowly, from 555 ms over the first 5 to 246 over 16
-   * to 20 and about 210 over 41 to 50. So 20: the plan time flat, the read within a fifth of where it ends, for some
-   * 10 s more of start-up.
-   */
-  private static final String DEFAULT_WARM_UP_PLANS = "20";
-
   private final IcebergScanPlanner iceberg;
   private final TableIdentifier table;
   private final ScanRequest request;
@@ -70,19 +60,17 @@ class PlanSummary implements ApplicationRunner {
    * it loads table metadata, converts tasks and reads rows through that planner; and the demo catalog when it is the
    * one planned.
    */
-  PlanSummary(IcebergScanPlanner iceberg, @Value("${example.table}") String table,
-      @Value("${example.filter:#{null}}") @Nullable String filter, @Value("${example.read:true}") boolean read,
-      @Value("${example.warm-up-plans:" + DEFAULT_WARM_UP_PLANS + "}") int warmUpPlans,
-      ObjectProvider<DemoCatalog.Started> demo) {
+  PlanSummary(IcebergScanPlanner iceberg, ExampleProperties settings, ObjectProvider<DemoCatalog.Started> demo) {
     this.iceberg = iceberg;
-    this.table = TableIdentifier.parse(table);
+    // DemoCatalog has set it to the demo table, or failed start-up for want of one
+    this.table = TableIdentifier.parse(Objects.requireNonNull(settings.table(), "example.table"));
     ScanRequest.Builder request = ScanRequest.builder();
-    if (filter != null && !filter.isBlank()) {
-      request.filter(filter);
+    if (settings.filter() != null && !settings.filter().isBlank()) {
+      request.filter(settings.filter());
     }
     this.request = request.build();
-    this.read = read;
-    this.warmUpPlans = warmUpPlans;
+    this.read = settings.read();
+    this.warmUpPlans = settings.warmUpPlans();
     this.demo = demo.getIfAvailable();
   }
 

@@ -2,6 +2,7 @@ package io.icebergscan.examples;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
  * Plans a scan with the auto-configured {@code ScanPlanner}, prints a summary, and keeps serving
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * against an embedded Apache Iceberg REST catalog holding a demo table.
  */
 @SpringBootApplication
+@EnableConfigurationProperties(ExampleProperties.class)
 public class ScanPlanningExampleApplication {
 
   public static void main(String[] args) {
