@@ -256,6 +256,23 @@ public class PlanAndRead {
     }
   }
 
+  private IcebergScanPlan probePlan;
+
+  /** For probing by hand: the rows of one plan, made once. */
+  long readOnly() {
+    if (this.probePlan == null) {
+      this.probePlan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
+    }
+    return read(this.probePlan.rows()).rows();
+  }
+
+  /** For probing by hand: load and plan, no rows. */
+  long planOnly() {
+    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+      return plan.tasks().size();
+    }
+  }
+
   Read readIceberg() {
     return read(IcebergGenerics.read(this.icebergClient.loadTable(this.icebergName)).build());
   }

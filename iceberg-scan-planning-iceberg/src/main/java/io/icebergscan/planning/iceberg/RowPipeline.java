@@ -636,7 +636,9 @@ final class RowPipeline {
         try {
           if (slot.state != State.CANCELLED) {
             slot.rows.addAll(chunk);
-            changed(actions);
+            if (awaited(slot)) {
+              changed(actions);
+            }
           }
         }
         finally {
@@ -687,13 +689,24 @@ final class RowPipeline {
         }
       }
       schedule(actions);
-      changed(actions);
+      if (awaited(slot) || this.jobs == 0) {
+        changed(actions);
+      }
       terminateIfDone(actions);
     }
     finally {
       this.lock.unlock();
     }
     perform(actions);
+  }
+
+  /**
+   * Whether the reader may be waiting for what {@code slot} did: in task order it waits for the earliest task only
+   * (waking it for the others' rows would only put it back to sleep, a context switch per chunk), as read for any;
+   * once cancelled or ended, {@link #awaitJobs} waits for every job.
+   */
+  private boolean awaited(Slot slot) {
+    return !this.ordered || this.window.peekFirst() == slot || this.cancelled || this.ended;
   }
 
   private static @Nullable RuntimeException closeQuietly(CloseableIterator<Record> rows) {
