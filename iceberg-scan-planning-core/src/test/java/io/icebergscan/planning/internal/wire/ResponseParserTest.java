@@ -1143,6 +1143,10 @@ class ResponseParserTest {
         Arguments.of("credentials, cut short", (ThrowingParse) tables::credentials,
             "{\"storage-credentials\": [{\"prefix\": \"s3://b/\", \"config\": {\"k\": \"" + SECRET,
             "storage-credentials[0].config", "the body ends inside a value) at line 1, column 99"),
+        // a break Jackson has no phrase listed for: described as "malformed", its text quoted no more
+        Arguments.of("credentials, a bracket closing an object", (ThrowingParse) tables::credentials,
+            "{\"storage-credentials\": [{\"prefix\": \"s3://b/\", \"config\": {\"k\": \"" + SECRET + "\"]}]}",
+            "storage-credentials[0].config", "malformed) at line 1, column 100"),
         Arguments.of("plan", (ThrowingParse) body -> plans.parse(body, false, null),
             "{\"status\": \"completed\", \"plan-id\": \"p\", " + credentials + "}",
             "storage-credentials[0].config", "an unrecognized token) at line 1, column 122"));
