@@ -314,6 +314,19 @@ class OAuth2ClientCredentialsTest {
     assertThat(this.catalog.catalogRequests).as("nothing reached the catalog without a token").isEmpty();
   }
 
+  /**
+   * The description quotes the refused value after the member's name, and a value may itself read as a member's
+   * name: the member named first in the description is the one refused, whatever order the members are looked for in.
+   */
+  @Test
+  void aRefusedMemberIsNamedEvenWhenItsValueReadsAsAnotherMember() {
+    ScanPlanner planner = planner(credentials());
+    this.catalog.tokenAnswer = "{\"access_token\":\"t0k3n\",\"token_type\":\"access_token\"}";
+    assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(AuthenticationException.class)
+        .hasMessageEndingWith("/oauth/token: [invalid_token_response] the answer is not a usable token response: "
+            + "its token_type is missing or not usable");
+  }
+
   @Test
   void aFetchThatCannotGetATokenNamesItsHandle() {
     ScanPlanner planner = planner(credentials());
