@@ -208,6 +208,18 @@ public class PlanAndRead {
     }
   }
 
+  /** Load, then read as the plan streams, rows handed over as they are read. */
+  @Benchmark
+  public long oursUnordered(Cpu cpu) {
+    cpu.begin();
+    try {
+      return checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all()).unordered()));
+    }
+    finally {
+      cpu.end();
+    }
+  }
+
   /** Load, plan the whole plan, then read it. */
   @Benchmark
   public long oursPlanned(Cpu cpu) {
