@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -291,8 +293,7 @@ class ParallelReadTests {
   void anExecutorThatRunsWhatItIsGivenOnTheCallersThreadReadsTaskAfterTask() throws Exception {
     IcebergScanPlanner direct = IcebergScanPlanner.builder(planner).readConcurrency(4).readExecutor(Runnable::run)
         .build();
-    try (IcebergScanPlan plan = direct.plan(direct.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE,
-        "many")), ScanRequest.all())) {
+    try (IcebergScanPlan plan = direct.plan(direct.loadTable(ours("many")), ScanRequest.all())) {
       assertThat(plan.tasks()).hasSize(400);
       List<Long> serial = serialIds(plan);
       // on a thread of a small stack: the jobs run on the reader's thread, one after the other, never nested deeper
@@ -311,6 +312,59 @@ class ParallelReadTests {
     }
   }
 
+  @Test
+  void anInterruptedReaderEndsItsReadCancelledAndKeepsItsInterrupt() throws Exception {
+    try (IcebergScanPlan plan = plan("small", 2)) {
+      CountingFileIO.Gate first = this.scope.hold(file(plan, 0));
+      CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+      Thread reader = new Thread(() -> {
+        try (CloseableIterator<Record> rows = plan.rows().iterator()) {
+          rows.hasNext();
+          outcome.complete(null);
+        }
+        catch (Throwable failure) {
+          outcome.complete(Thread.currentThread().isInterrupted() ? failure : new AssertionError("interrupt lost",
+              failure));
+        }
+      });
+      reader.start();
+      assertThat(first.awaitArrival()).isTrue();
+      reader.interrupt();
+      assertThat(outcome.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(ReadCancelledException.class)
+          .hasMessageContaining("interrupted");
+      first.release();
+      awaitIdle();
+      assertThat(this.scope.openStreams()).isZero();
+    }
+  }
+
+  @Test
+  void aReadTheExecutorRefusesFailsTypedNamingTheTask() {
+    IcebergScanPlanner refusing = IcebergScanPlanner.builder(planner).readExecutor(task -> {
+      throw new RejectedExecutionException("no more");
+    }).build();
+    try (IcebergScanPlan plan = refusing.plan(refusing.loadTable(ours("small")), ScanRequest.all())) {
+      assertThatThrownBy(() -> TestRows.readAll(plan.rows()))
+          .isInstanceOf(ScanPlanningException.class)
+          .hasMessageContaining("refused by the reading executor").hasMessageContaining(file(plan, 0));
+    }
+  }
+
+  @Test
+  void closingThePlannerShutsDownTheReadingPoolItMadeAndNoExecutorItWasGiven() {
+    IcebergScanPlanner owning = IcebergScanPlanner.builder(planner).readConcurrency(2).build();
+    IcebergScanPlanner given = IcebergScanPlanner.builder(planner).readExecutor(this.executor).build();
+    try (IcebergScanPlan own = owning.plan(owning.loadTable(ours("small")), ScanRequest.all());
+        IcebergScanPlan theirs = given.plan(given.loadTable(ours("small")), ScanRequest.all())) {
+      assertThat(TestRows.readAll(own.rows())).hasSize(30);
+      owning.close();
+      given.close();
+      assertThatThrownBy(() -> TestRows.readAll(own.rows())).hasMessageContaining("refused by the reading executor");
+      assertThat(TestRows.readAll(theirs.rows())).as("an executor it was given still reads").hasSize(30);
+      assertThat(this.executor.isShutdown()).isFalse();
+    }
+  }
+
   /** Every job of every read has stopped: nothing runs or waits on the reading executor. */
   private void awaitIdle() {
     await().atMost(BOUND).until(() -> this.executor.getActiveCount() == 0 && this.executor.getQueue().isEmpty());
@@ -319,8 +373,13 @@ class ParallelReadTests {
   private IcebergScanPlan plan(String table, int concurrency) {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
         .readConcurrency(concurrency).readExecutor(this.executor).build();
-    return iceberg.plan(iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table)),
+    return iceberg.plan(iceberg.loadTable(ours(table)),
         ScanRequest.all());
+  }
+
+  /** A table of this test's namespace, as this project names it. */
+  private static io.icebergscan.planning.TableIdentifier ours(String table) {
+    return io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table);
   }
 
   /** The ids the plan's tasks hold, each task read on its own, one after the other. */

@@ -4,18 +4,11 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.icebergscan.planning.CatalogCheck;
-import io.icebergscan.planning.LoadedTable;
-import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TaskBatch;
 import io.icebergscan.planning.TableIdentifier;
-import io.icebergscan.planning.model.FileScanTask;
-import io.icebergscan.planning.model.StorageCredential;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;
@@ -30,12 +23,10 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.metrics.ScanReport;
 import org.apache.iceberg.rest.requests.ReportMetricsRequestParser;
 import org.apache.iceberg.types.Types;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -183,30 +174,14 @@ class ScanReportTests {
   }
 
   /** The real planner, with each report's body recorded before it is sent, or refused. */
-  private static final class Recording implements ScanPlanner {
+  private static final class Recording extends DelegatingPlanner {
 
     final List<String> reports = new CopyOnWriteArrayList<>();
     volatile boolean failReports;
     volatile int accepted;
 
-    @Override
-    public ScanPlan plan(TableIdentifier table, ScanRequest request) {
-      return planner.plan(table, request);
-    }
-
-    @Override
-    public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
-      return planner.planBatches(table, request);
-    }
-
-    @Override
-    public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
-      return planner.loadTable(table, vendedCredentials);
-    }
-
-    @Override
-    public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
-      return planner.loadCredentials(table, planId);
+    Recording() {
+      super(planner);
     }
 
     @Override
@@ -216,36 +191,7 @@ class ScanReportTests {
         return Mono.error(new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null,
             null));
       }
-      return planner.reportMetrics(table, reportJson).doOnSuccess(done -> this.accepted++);
-    }
-
-    @Override
-    public boolean supportsEndpoint(String endpoint) {
-      return planner.supportsEndpoint(endpoint);
-    }
-
-    @Override
-    public Map<String, String> catalogProperties() {
-      return planner.catalogProperties();
-    }
-
-    @Override
-    public int maxConcurrency() {
-      return planner.maxConcurrency();
-    }
-
-    @Override
-    public int requestsInFlight() {
-      return planner.requestsInFlight();
-    }
-
-    @Override
-    public CatalogCheck checkCatalog(Duration timeout) {
-      return planner.checkCatalog(timeout);
-    }
-
-    @Override
-    public void close() {
+      return super.reportMetrics(table, reportJson).doOnSuccess(done -> this.accepted++);
     }
   }
 }

@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -21,6 +23,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -103,6 +107,35 @@ class StreamedReadTests {
       assertThat(this.scope.fileIOsOpened()).as("a FileIO per plan").isEqualTo(2);
       assertThat(this.scope.openStreams()).isZero();
     }
+  }
+
+  @Test
+  void aPlanThatFailsAfterItsTasksEndsTheReadWithItsFailureOnceTheirRowsWereHandedOver() {
+    EmbeddedTable table = table("failing", 6);
+    PlanTimeoutException failure = new PlanTimeoutException("planning streamed.failing did not finish in time");
+    // the real plan's batches, then the failure the planner would end the stream with
+    ScanPlanner failing = new DelegatingPlanner(this.planner) {
+      @Override
+      public Flux<TaskBatch> planBatches(TableIdentifier id,
+          ScanRequest request) {
+        return super.planBatches(id, request).concatWith(Mono.error(failure));
+      }
+    };
+    try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(failing).fileIoProperties(
+        this.scope.fileIoProperties()).readConcurrency(4).build()) {
+      IcebergTable loaded = iceberg.loadTable(identifier(table));
+      for (ScanRows rows : List.of(iceberg.readRows(loaded, ScanRequest.all()),
+          iceberg.readRows(loaded, ScanRequest.all()).unordered())) {
+        List<Record> read = new ArrayList<>();
+        assertThatThrownBy(() -> {
+          try (rows) {
+            rows.forEach(read::add);
+          }
+        }).isSameAs(failure);
+        assertThat(read).as("every task's rows came first").hasSize(6 * 3);
+      }
+    }
+    await().atMost(BOUND).until(() -> this.scope.openStreams() == 0 && this.scope.openFileIOs() == 0);
   }
 
   private IcebergScanPlanner iceberg() {
