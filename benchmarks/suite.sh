@@ -64,7 +64,7 @@ for part in $parts; do
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s -prof gc ;;
     readfirst) jmh readfirst 'PlanAndRead.(ours|iceberg)FirstRow$' -p table=demo -p catalogLatencyMillis=10 \
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s ;;
-    readparquet) jmh readparquet 'PlanAndRead.(ours|iceberg)$' -p table=parquet64 -p catalogLatencyMillis=0 \
+    readparquet) jmh readparquet 'PlanAndRead.(ours|oursUnordered|iceberg)$' -p table=parquet64 -p catalogLatencyMillis=0 \
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 10s -i 5 -r 10s -prof gc ;;
     readmemory)
       for mode in stream collect; do

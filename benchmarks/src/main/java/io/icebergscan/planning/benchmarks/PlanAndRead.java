@@ -55,7 +55,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       storage would.</li>
  *   <li>{@link #ours}: {@code IcebergScanPlanner.loadTable} and {@code readRows}, which reads the tasks as the plan
  *       streams them, {@code readConcurrency} at a time, in task order; {@link #oursPlanned}: {@code plan} then
- *       {@code rows()}, the whole plan first; {@link #iceberg}: Iceberg's {@code RESTCatalog} with
+ *       {@code rows()}, the whole plan first; {@link #oursUnordered}: as {@code ours}, rows handed over as they are read
+ *       ({@code unordered()}); {@link #iceberg}: Iceberg's {@code RESTCatalog} with
  *       {@code scan-planning-mode=server}, {@code loadTable} and {@code IcebergGenerics.read(table).build()}, its
  *       plan-tasks fetched on {@code iceberg.worker.num-threads = workers}, its tasks read one after the other. The
  *       {@code …FirstRow} pair stops at the first row: the time to it. Each planner plans with

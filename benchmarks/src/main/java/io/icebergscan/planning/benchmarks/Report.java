@@ -28,13 +28,18 @@ import tools.jackson.databind.json.JsonMapper;
  * java -cp … Report --docs docs/benchmarks.md --charts docs/images --load load.txt --commit abc1234 *.json memory-*.txt
  * </pre>
  *
- * With {@code --docs} the tables replace what stands between {@value #BEGIN} and {@value #END} in that file
- * ({@code benchmarks/suite.sh} runs the whole suite and then this); without it they are printed.
+ * With {@code --docs} the tables replace what stands between the markers of their section in that file: planning
+ * between {@value #BEGIN} and {@value #END}, plan and read ({@code PlanAndRead}, {@code ConvertTasks}, the
+ * {@code read} parts, {@code memory-read-*.txt}) between {@value #READ_BEGIN} and {@value #READ_END}. A section
+ * the results hold nothing for is left as it stands, so a partial run rewrites only its own ({@code
+ * benchmarks/suite.sh} runs the suite and then this); without {@code --docs} the tables are printed.
  */
 public final class Report {
 
   static final String BEGIN = "<!-- suite:begin (written by benchmarks/suite.sh; edit the prose outside) -->";
   static final String END = "<!-- suite:end -->";
+  static final String READ_BEGIN = "<!-- suite:read:begin (written by benchmarks/suite.sh; edit the prose outside) -->";
+  static final String READ_END = "<!-- suite:read:end -->";
 
   private static final double MS = 1_000_000.0;
   private static final ByteArrayOutputStream BUFFER = new ByteArrayOutputStream();
@@ -107,21 +112,58 @@ public final class Report {
         }
       }
     }
-    header(rows, load, commit, runs);
-    planCallAndTheRest(rows, charts);
-    memory(memory);
-    String tables = BUFFER.toString(StandardCharsets.UTF_8);
+    List<Row> reading = rows.stream().filter(Report::reading).toList();
+    List<Row> planning = rows.stream().filter(r -> !reading(r)).toList();
+    List<Path> readMemory = memory.stream().filter(f -> f.getFileName().toString().startsWith("memory-read-")).toList();
+    List<Path> planMemory = memory.stream().filter(f -> !readMemory.contains(f)).toList();
+    List<String> runLines = runs == null ? List.of() : Files.readAllLines(runs);
+    List<String> readRuns = runLines.stream().filter(line -> line.startsWith("read")).toList();
+    List<String> planRuns = runLines.stream().filter(line -> !readRuns.contains(line)).toList();
+    boolean readSection = !reading.isEmpty() || !readMemory.isEmpty() || !readRuns.isEmpty();
+    boolean planSection = !planning.isEmpty() || !planMemory.isEmpty() || !planRuns.isEmpty() || !readSection;
+
+    header(planning, load, commit, runs == null ? null : planRuns);
+    planCallAndTheRest(planning, charts);
+    memory(planMemory);
+    String planTables = section();
+    header(reading, load, commit, runs == null ? null : readRuns);
+    planAndRead(reading);
+    convert(reading);
+    memory(readMemory);
+    String readTables = section();
     if (docs == null) {
-      System.out.print(tables);
+      System.out.print((planSection ? planTables : "") + (readSection ? readTables : ""));
       return;
     }
     String text = Files.readString(docs);
-    int begin = text.indexOf(BEGIN);
-    int end = text.indexOf(END);
-    if (begin < 0 || end < begin) {
-      throw new IllegalArgumentException(docs + " has no " + BEGIN + " … " + END + " section to replace");
+    if (planSection) {
+      text = replace(docs, text, BEGIN, END, planTables);
     }
-    Files.writeString(docs, text.substring(0, begin + BEGIN.length()) + "\n\n" + tables + text.substring(end));
+    if (readSection) {
+      text = replace(docs, text, READ_BEGIN, READ_END, readTables);
+    }
+    Files.writeString(docs, text);
+  }
+
+  /** Results of the plan-and-read section: {@code PlanAndRead} and {@code ConvertTasks}. */
+  private static boolean reading(Row r) {
+    return r.benchmark().startsWith("PlanAndRead.") || r.benchmark().startsWith("ConvertTasks.");
+  }
+
+  /** What has been written since the last call. */
+  private static String section() {
+    String text = BUFFER.toString(StandardCharsets.UTF_8);
+    BUFFER.reset();
+    return text;
+  }
+
+  private static String replace(Path docs, String text, String begin, String end, String tables) {
+    int from = text.indexOf(begin);
+    int to = text.indexOf(end);
+    if (from < 0 || to < from) {
+      throw new IllegalArgumentException(docs + " has no " + begin + " … " + end + " section to replace");
+    }
+    return text.substring(0, from + begin.length()) + "\n\n" + tables + text.substring(to);
   }
 
   private static List<Row> read(JsonMapper mapper, Path file) {
@@ -163,15 +205,15 @@ public final class Report {
    * part, {@code part date commit}, the latest last: the header names the latest run, and when the parts ran apart,
    * which ran in each.
    */
-  private static void header(List<Row> rows, @Nullable Path load, @Nullable String commit, @Nullable Path runs)
-      throws IOException {
+  private static void header(List<Row> rows, @Nullable Path load, @Nullable String commit,
+      @Nullable List<String> runs) throws IOException {
     if (load == null && commit == null && runs == null) {
       return;
     }
     Map<String, List<String>> partsByRun = new LinkedHashMap<>();
     String when = LocalDate.now() + (commit != null ? " at `" + commit + "`" : "");
     if (runs != null) {
-      for (String line : Files.readAllLines(runs)) {
+      for (String line : runs) {
         String[] cells = line.trim().split("\\s+");
         if (cells.length == 3) {
           when = cells[1] + " at `" + cells[2] + "`";
@@ -211,8 +253,6 @@ public final class Report {
     uneven(rows, planCall);
     againstIceberg(rows, charts);
     parse(rows);
-    planAndRead(rows);
-    convert(rows);
   }
 
   /** {@code PerFetchOverhead}: µs per request above the latency, each client next to the floor of the same run. */
@@ -465,26 +505,29 @@ public final class Report {
     }
     OUT.println("Plan and read (`PlanAndRead`): load, plan and read every row, with deletes applied, against Apache "
         + "Iceberg Java (`RESTCatalog` + `IcebergGenerics`); `streamed` reads as the plan streams (`readRows`), "
-        + "`planned` plans first (`plan` + `rows()`). The ideal is files × storage latency ÷ read concurrency, plus "
-        + "the plan's ideal.");
+        + "`unordered` the same with rows handed over as they are read, `planned` plans first (`plan` + `rows()`). The "
+        + "ideal is files × storage latency ÷ read concurrency, plus the plan's ideal (n/a where both are 0).");
     OUT.println();
-    OUT.println("| table | catalog ms | storage ms | read concurrency | streamed ms | planned ms | Iceberg ms "
+    OUT.println("| table | catalog ms | storage ms | read concurrency | streamed ms | unordered ms | planned ms "
+        + "| Iceberg ms "
         + "| Iceberg / streamed | streamed / ideal | rows/s streamed | client CPU µs/row streamed / Iceberg "
         + "| bytes/row streamed / Iceberg |");
-    OUT.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    OUT.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Row r : runs) {
       if (!r.benchmark().equals("PlanAndRead.ours")) {
         continue;
       }
+      Row unordered = twin(runs, "PlanAndRead.oursUnordered", r, false);
       Row planned = twin(runs, "PlanAndRead.oursPlanned", r, false);
       Row theirs = twin(runs, "PlanAndRead.iceberg", r, true);
       long rowsRead = readRows(r);
       double ideal = planAndReadIdeal(r);
-      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.param("table"),
-          r.param("catalogLatencyMillis"), r.param("storageLatencyMillis"), r.param("readConcurrency"), r.spread(1),
+      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+          r.param("table"), r.param("catalogLatencyMillis"), r.param("storageLatencyMillis"),
+          r.param("readConcurrency"), r.spread(1), unordered == null ? "" : unordered.spread(1),
           planned == null ? "" : planned.spread(1), theirs == null ? "" : theirs.spread(1),
           theirs == null ? "" : String.format(Locale.ROOT, "%.1f", theirs.median() / r.median()),
-          String.format(Locale.ROOT, "%.2f", r.median() / ideal), fmt(rowsRead / (r.median() / 1000.0)),
+          ideal > 0 ? String.format(Locale.ROOT, "%.2f", r.median() / ideal) : "n/a", fmt(rowsRead / (r.median() / 1000.0)),
           perRow(r, theirs, rowsRead, true), perRow(r, theirs, rowsRead, false));
     }
     OUT.println();

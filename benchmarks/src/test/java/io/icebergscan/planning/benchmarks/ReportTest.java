@@ -55,14 +55,15 @@ class ReportTest {
     Files.writeString(load, "1 0.50\n2 1.50\n3 1.00\n");
     Path docs = dir.resolve("benchmarks.md");
     Files.writeString(docs, "# Benchmarks\n\nprose before\n\n" + Report.BEGIN + "\nstale figures\n" + Report.END
-        + "\n\nprose after\n");
+        + "\n\nprose after\n" + Report.READ_BEGIN + "\nreading as it was\n" + Report.READ_END + "\n");
 
     Report.main(new String[] { "--docs", docs.toString(), "--charts", dir.resolve("images").toString(), "--load",
         load.toString(), "--commit", "abc1234", json.toString(), memory.toString() });
 
     String text = Files.readString(docs);
     assertThat(text).startsWith("# Benchmarks\n\nprose before\n\n" + Report.BEGIN).endsWith(Report.END
-        + "\n\nprose after\n").doesNotContain("stale figures")
+        + "\n\nprose after\n" + Report.READ_BEGIN + "\nreading as it was\n" + Report.READ_END + "\n")
+        .doesNotContain("stale figures")
         .contains("at `abc1234`", "load average 0.50 to 1.50, median 1.00 (3 samples")
         // ideal: ceil(64 / 8) x 10 ms = 80 ms; medians 90 and 82
         .contains("| 64 | 10 | 8 | 80.0 | 90.0 (88.0 to 92.0) | 86.0 (86.0 to 86.0) | 82.0 (81.0 to 83.0) | 1.13 | 1.08 "
@@ -93,19 +94,25 @@ class ReportTest {
     Files.writeString(json, "[" + String.join(",",
         result("PlanAndRead.ours", demo + ",\"readConcurrency\":\"16\"", 1500, 1500, 1500).replace("}}}", "}" + cpu),
         result("PlanAndRead.oursPlanned", demo + ",\"readConcurrency\":\"16\"", 1600, 1600, 1600),
+        // no latency at all: no ideal to divide by
+        result("PlanAndRead.ours", demo.replace("\"10\"", "\"0\"") + ",\"readConcurrency\":\"1\"", 250, 250, 250),
         // Iceberg's client reads one task at a time: its run's read concurrency is whichever it ran at
         result("PlanAndRead.iceberg", demo + ",\"readConcurrency\":\"1\"", 22_500, 22_500, 22_500),
         result("PlanAndRead.oursFirstRow", demo + ",\"readConcurrency\":\"16\"", 15, 15, 15),
         result("PlanAndRead.icebergFirstRow", demo + ",\"readConcurrency\":\"16\"", 300, 300, 300)) + "]");
     Path docs = dir.resolve("benchmarks.md");
-    Files.writeString(docs, Report.BEGIN + "\n" + Report.END + "\n");
+    Files.writeString(docs, Report.BEGIN + "\nplanning as it was\n" + Report.END + "\n" + Report.READ_BEGIN + "\n"
+        + Report.READ_END + "\n");
     Report.main(new String[] { "--docs", docs.toString(), json.toString() });
+    assertThat(Files.readString(docs)).as("a run of the read parts leaves the planning section as it was")
+        .contains(Report.BEGIN + "\nplanning as it was\n" + Report.END);
     // ideal: ceil(2000 / 16) x 10 ms = 1,250 ms of storage, and the demo tree's 8 -> 4 -> 2 at 10 ms on 8 workers,
     // 1 + 4 + 8 rounds of 10 ms: 1,380 ms; 7,990 rows in 1.5 s; 799 ms of client CPU per operation over 7,990 rows
     // is 100 µs a row; 65,536 bytes an operation
     assertThat(Files.readString(docs))
-        .contains("| demo | 10 | 10 | 16 | 1500 (1500 to 1500) | 1600 (1600 to 1600) | 22500 (22500 to 22500) "
+        .contains("| demo | 10 | 10 | 16 | 1500 (1500 to 1500) |  | 1600 (1600 to 1600) | 22500 (22500 to 22500) "
             + "| 15.0 | 1.09 | 5327 | 100 /  | 8.20 / 8.20 |")
+        .contains("| demo | 0 | 0 | 1 | 250 (250 to 250) |  |  |  |  | n/a | 31960 |")
         .contains("| demo | 10 | 10 | 16 | 15.0 (15.0 to 15.0) | 300 (300 to 300) | 0.050 |");
   }
 
