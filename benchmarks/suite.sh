@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${SUITE_OUT:-benchmarks/target/suite}
-parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readfirst readparquet readmemory"}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readfirst readparquet readmemory"}
 mkdir -p "$out"
 
 mvn -B -q -pl benchmarks -am -DskipTests package
@@ -56,12 +56,19 @@ for part in $parts; do
     iceberg) jmh iceberg AgainstIceberg ;;
     parse) jmh parse ParseTasks -wi 5 -i 5 -w 2s -r 2s -prof gc ;;
     # plan and read against Iceberg (#20): the demo table at each latency and read concurrency; Iceberg's client
-    # reads one task at a time, so it runs at one read concurrency only; one fork each, never -f 0
+    # reads one task at a time, so it runs at one read concurrency only; one fork each, never -f 0. Without storage
+    # latency an operation takes a second or less, and its first ten are still in the JIT's lower tiers: 15 warm-up
+    # iterations; at 10 ms, one operation is 1.5 to 24 s and warms as it goes: 3.
     read)
       jmh read-ours 'PlanAndRead.ours(Planned)?$' -p table=demo -p catalogLatencyMillis=0,10 \
-        -p storageLatencyMillis=0,10 -p readConcurrency=1,16 -wi 3 -w 2s -i 5 -r 2s -prof gc
+        -p storageLatencyMillis=0 -p readConcurrency=1,16 -wi 15 -w 2s -i 5 -r 2s -prof gc
       jmh read-iceberg 'PlanAndRead.iceberg$' -p table=demo -p catalogLatencyMillis=0,10 \
-        -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s -prof gc ;;
+        -p storageLatencyMillis=0 -p readConcurrency=16 -wi 15 -w 2s -i 5 -r 2s -prof gc ;;
+    readstorage)
+      jmh readstorage-ours 'PlanAndRead.ours(Planned)?$' -p table=demo -p catalogLatencyMillis=0,10 \
+        -p storageLatencyMillis=10 -p readConcurrency=1,16 -wi 3 -w 2s -i 5 -r 2s -prof gc
+      jmh readstorage-iceberg 'PlanAndRead.iceberg$' -p table=demo -p catalogLatencyMillis=0,10 \
+        -p storageLatencyMillis=10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s -prof gc ;;
     readfirst) jmh readfirst 'PlanAndRead.(ours|iceberg)FirstRow$' -p table=demo -p catalogLatencyMillis=10 \
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s ;;
     readparquet) jmh readparquet 'PlanAndRead.(ours|oursUnordered|iceberg)$' -p table=parquet64 -p catalogLatencyMillis=0 \
