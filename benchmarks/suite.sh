@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${SUITE_OUT:-benchmarks/target/suite}
-parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readfirst readparquet readmemory"}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory"}
 mkdir -p "$out"
 
 mvn -B -q -pl benchmarks -am -DskipTests package
@@ -69,6 +69,9 @@ for part in $parts; do
         -p storageLatencyMillis=10 -p readConcurrency=1,16 -wi 3 -w 2s -i 5 -r 2s -prof gc
       jmh readstorage-iceberg 'PlanAndRead.iceberg$' -p table=demo -p catalogLatencyMillis=0,10 \
         -p storageLatencyMillis=10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s -prof gc ;;
+    # the layers of a plan and read without latency: planning alone (both clients), reading a plan made once (ours)
+    readlayers) jmh readlayers 'PlanAndRead.(oursPlanOnly|oursReadOnly|icebergPlanOnly)$' -p table=demo \
+        -p catalogLatencyMillis=0 -p storageLatencyMillis=0 -p readConcurrency=1,16 -wi 15 -w 2s -i 5 -r 2s ;;
     readfirst) jmh readfirst 'PlanAndRead.(ours|iceberg)FirstRow$' -p table=demo -p catalogLatencyMillis=10 \
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s ;;
     readparquet) jmh readparquet 'PlanAndRead.(ours|oursUnordered|iceberg)$' -p table=parquet64 -p catalogLatencyMillis=0 \

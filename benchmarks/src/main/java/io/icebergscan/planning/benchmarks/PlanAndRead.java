@@ -25,6 +25,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -269,20 +270,52 @@ public class PlanAndRead {
     }
   }
 
-  private IcebergScanPlan probePlan;
+  private @Nullable IcebergScanPlan readOnlyPlan;
 
-  /** For probing by hand: the rows of one plan, made once. */
-  long readOnly() {
-    if (this.probePlan == null) {
-      this.probePlan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
+  /**
+   * A layer of {@link #oursPlanned}: the rows of one plan, made once, read again; what reading alone costs, without
+   * loading or planning.
+   */
+  @Benchmark
+  public long oursReadOnly(Cpu cpu) {
+    if (this.readOnlyPlan == null) {
+      this.readOnlyPlan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
     }
-    return read(this.probePlan.rows()).rows();
+    cpu.begin();
+    try {
+      return checked(read(this.readOnlyPlan.rows()));
+    }
+    finally {
+      cpu.end();
+    }
   }
 
-  /** For probing by hand: load and plan, no rows. */
-  long planOnly() {
+  /** The other layer: load and plan, no rows; the catalog's planning of the table included. */
+  @Benchmark
+  public int oursPlanOnly(Cpu cpu) {
+    cpu.begin();
     try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
       return plan.tasks().size();
+    }
+    finally {
+      cpu.end();
+    }
+  }
+
+  /** Iceberg's client's planning alone: load and {@code planFiles()}, no rows. */
+  @Benchmark
+  public int icebergPlanOnly(Cpu cpu) throws IOException {
+    cpu.begin();
+    try (CloseableIterable<FileScanTask> tasks = this.icebergClient.loadTable(this.icebergName).newScan()
+        .planFiles()) {
+      int count = 0;
+      for (FileScanTask ignored : tasks) {
+        count++;
+      }
+      return count;
+    }
+    finally {
+      cpu.end();
     }
   }
 
@@ -335,6 +368,9 @@ public class PlanAndRead {
   @TearDown(Level.Trial)
   public void stop() throws IOException {
     StorageLatencyFileIO.latency(Duration.ZERO);
+    if (this.readOnlyPlan != null) {
+      this.readOnlyPlan.close();
+    }
     if (this.ours != null) {
       this.ours.close();
     }

@@ -531,6 +531,21 @@ public final class Report {
           perRow(r, theirs, rowsRead, true), perRow(r, theirs, rowsRead, false));
     }
     OUT.println();
+    List<Row> layers = runs.stream().filter(r -> r.benchmark().endsWith("PlanOnly")
+        || r.benchmark().endsWith("ReadOnly")).toList();
+    if (!layers.isEmpty()) {
+      OUT.println("| layer | table | catalog ms | storage ms | read concurrency | ms | client CPU ms |");
+      OUT.println("|---|---|---:|---:|---:|---:|---:|");
+      for (Row r : layers) {
+        Double nanos = r.secondary().get("clientCpuNanos");
+        Double operations = r.secondary().get("operations");
+        OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", r.benchmark().substring("PlanAndRead.".length()),
+            r.param("table"), r.param("catalogLatencyMillis"), r.param("storageLatencyMillis"),
+            r.param("readConcurrency"), r.spread(1), nanos == null || operations == null || operations == 0 ? ""
+                : fmt(nanos / operations / MS));
+      }
+      OUT.println();
+    }
     List<Row> first = runs.stream().filter(r -> r.benchmark().equals("PlanAndRead.oursFirstRow")).toList();
     if (!first.isEmpty()) {
       OUT.println("| table | catalog ms | storage ms | read concurrency | time to the first row, ours ms | Iceberg ms "
