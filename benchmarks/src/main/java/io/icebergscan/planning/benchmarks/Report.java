@@ -537,12 +537,9 @@ public final class Report {
       OUT.println("| layer | table | catalog ms | storage ms | read concurrency | ms | client CPU ms |");
       OUT.println("|---|---|---:|---:|---:|---:|---:|");
       for (Row r : layers) {
-        Double nanos = r.secondary().get("clientCpuNanos");
-        Double operations = r.secondary().get("operations");
         OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", r.benchmark().substring("PlanAndRead.".length()),
             r.param("table"), r.param("catalogLatencyMillis"), r.param("storageLatencyMillis"),
-            r.param("readConcurrency"), r.spread(1), nanos == null || operations == null || operations == 0 ? ""
-                : fmt(nanos / operations / MS));
+            r.param("readConcurrency"), r.spread(1), Double.isNaN(cpuNanos(r)) ? "" : fmt(cpuNanos(r) / MS));
       }
       OUT.println();
     }
@@ -604,9 +601,14 @@ public final class Report {
     if (!cpu) {
       return Double.isNaN(r.allocNorm()) ? "" : fmt(r.allocNorm() / rows);
     }
+    return Double.isNaN(cpuNanos(r)) ? "" : fmt(cpuNanos(r) / 1000.0 / rows);
+  }
+
+  /** The client CPU time of one operation, from the {@code Cpu} counters, in ns; NaN without them. */
+  private static double cpuNanos(Row r) {
     Double nanos = r.secondary().get("clientCpuNanos");
     Double operations = r.secondary().get("operations");
-    return nanos == null || operations == null || operations == 0 ? "" : fmt(nanos / operations / 1000.0 / rows);
+    return nanos == null || operations == null || operations == 0 ? Double.NaN : nanos / operations;
   }
 
   private static void convert(List<Row> rows) {
