@@ -28,10 +28,13 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
   private static final Queue<Opened> LOG = new ConcurrentLinkedQueue<>();
   /** The properties of every instance initialized, JVM-wide as well. */
   private static final Queue<Map<String, String>> INITIALIZED = new ConcurrentLinkedQueue<>();
+  /** Every instance initialized, JVM-wide, to tell which were closed. */
+  private static final Queue<RecordingFileIO> INSTANCES = new ConcurrentLinkedQueue<>();
 
   private final InMemoryFileIO files = new InMemoryFileIO();
   private volatile Map<String, String> properties = Map.of();
   private volatile List<StorageCredential> credentials = List.of();
+  private volatile boolean closed;
 
   /**
    * One file opened.
@@ -62,9 +65,15 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
     return INITIALIZED.stream().filter(properties -> value.equals(properties.get(key))).count();
   }
 
+  /** How many instances initialized with the given property are not closed. */
+  static long openWith(String key, String value) {
+    return INSTANCES.stream().filter(io -> !io.closed && value.equals(io.properties.get(key))).count();
+  }
+
   @Override
   public void initialize(Map<String, String> properties) {
     INITIALIZED.add(Map.copyOf(properties));
+    INSTANCES.add(this);
     this.properties = Map.copyOf(properties);
     this.files.initialize(properties);
   }
@@ -108,6 +117,7 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
 
   @Override
   public void close() {
+    this.closed = true;
     this.files.close();
   }
 

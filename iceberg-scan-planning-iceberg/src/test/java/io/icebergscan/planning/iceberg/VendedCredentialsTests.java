@@ -144,7 +144,10 @@ class VendedCredentialsTests {
         credential(location(table) + "/data/category=b/", "narrow")));
     try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all())) {
       assertThat(read(plan.rows())).hasSize(6);
+      assertThat(RecordingFileIO.openWith(RecordingFileIO.ACCESS_KEY, "narrow")).isOne();
     }
+    assertThat(List.of("broad", "narrow")).as("closing the plan closes the FileIO of each credential")
+        .allSatisfy(key -> assertThat(RecordingFileIO.openWith(RecordingFileIO.ACCESS_KEY, key)).as(key).isZero());
     List<RecordingFileIO.Opened> opened = RecordingFileIO.openedUnder(location(table));
     assertThat(opened).extracting(RecordingFileIO.Opened::path).anyMatch(path -> path.contains("/category=a/"))
         .anyMatch(path -> path.contains("/category=b/"));
