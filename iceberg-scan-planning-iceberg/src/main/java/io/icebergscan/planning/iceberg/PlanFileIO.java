@@ -2,8 +2,6 @@ package io.icebergscan.planning.iceberg;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,18 +60,17 @@ final class PlanFileIO implements FileIO {
   /** When the next refresh may be tried while the credentials still hold; 0 before the first. */
   private volatile long nextRefreshMillis;
 
-  /** The credentials in force, longest prefix first, and the earliest expiry among them. */
-  private record Credentials(List<StorageCredential> byPrefix, OptionalLong expiresAtMillis) {
+  /** The credentials in force, and the earliest expiry among them. */
+  private record Credentials(List<StorageCredential> all, OptionalLong expiresAtMillis) {
 
     static Credentials of(List<StorageCredential> credentials) {
-      List<StorageCredential> byPrefix = new ArrayList<>(credentials);
-      byPrefix.sort(Comparator.comparingInt((StorageCredential credential) -> credential.prefix().length()).reversed());
-      return new Credentials(List.copyOf(byPrefix), byPrefix.stream().map(PlanFileIO::expiresAtMillis)
+      return new Credentials(List.copyOf(credentials), credentials.stream().map(PlanFileIO::expiresAtMillis)
           .filter(OptionalLong::isPresent).mapToLong(OptionalLong::getAsLong).min());
     }
 
+    /** The credential of the longest prefix the location starts with, whatever their order. */
     @Nullable StorageCredential forLocation(String location) {
-      return StorageCredential.forLocation(this.byPrefix, location);
+      return StorageCredential.forLocation(this.all, location);
     }
   }
 
@@ -113,9 +110,9 @@ final class PlanFileIO implements FileIO {
     return this.properties;
   }
 
-  /** The credentials in force now, longest prefix first. */
+  /** The credentials in force now. */
   List<StorageCredential> credentials() {
-    return this.credentials.byPrefix();
+    return this.credentials.all();
   }
 
   @Override
