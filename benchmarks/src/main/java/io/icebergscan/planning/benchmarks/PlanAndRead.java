@@ -14,7 +14,6 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
-import io.icebergscan.planning.iceberg.IcebergTable;
 import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.iceberg.FileScanTask;
@@ -130,21 +129,29 @@ public class PlanAndRead {
     /** Operations in the iteration, to divide it by. */
     public long operations;
 
-    private long started;
-
     @Setup(Level.Iteration)
     public void reset() {
       this.clientCpuNanos = 0;
       this.operations = 0;
     }
 
-    void begin() {
-      this.started = clientCpu();
+    /** Runs one operation, counting the client CPU it takes. */
+    long measure(Operation operation) {
+      long started = clientCpu();
+      try {
+        return operation.run();
+      }
+      catch (IOException failure) {
+        throw new UncheckedIOException(failure);
+      }
+      finally {
+        this.clientCpuNanos += clientCpu() - started;
+        this.operations++;
+      }
     }
 
-    void end() {
-      this.clientCpuNanos += clientCpu() - this.started;
-      this.operations++;
+    interface Operation {
+      long run() throws IOException;
     }
 
     /** The Jetty threads of the catalog live for the trial: their CPU is the server's. */
@@ -201,49 +208,29 @@ public class PlanAndRead {
   /** Load, then read as the plan streams. */
   @Benchmark
   public long ours(Cpu cpu) {
-    cpu.begin();
-    try {
-      return checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all())));
-    }
-    finally {
-      cpu.end();
-    }
+    return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all()))));
   }
 
   /** Load, then read as the plan streams, rows handed over as they are read. */
   @Benchmark
   public long oursUnordered(Cpu cpu) {
-    cpu.begin();
-    try {
-      return checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all()).unordered()));
-    }
-    finally {
-      cpu.end();
-    }
+    return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all())
+        .unordered())));
   }
 
   /** Load, plan the whole plan, then read it. */
   @Benchmark
   public long oursPlanned(Cpu cpu) {
-    cpu.begin();
-    IcebergTable loaded = this.ours.loadTable(this.ourName);
-    try (IcebergScanPlan plan = this.ours.plan(loaded, ScanRequest.all())) {
-      return checked(read(plan.rows()));
-    }
-    finally {
-      cpu.end();
-    }
+    return cpu.measure(() -> {
+      try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+        return checked(read(plan.rows()));
+      }
+    });
   }
 
   @Benchmark
   public long iceberg(Cpu cpu) {
-    cpu.begin();
-    try {
-      return checked(readIceberg());
-    }
-    finally {
-      cpu.end();
-    }
+    return cpu.measure(() -> checked(readIceberg()));
   }
 
   /** Load, and the first row of a read as the plan streams; the rest abandoned. */
@@ -281,42 +268,24 @@ public class PlanAndRead {
     if (this.readOnlyPlan == null) {
       this.readOnlyPlan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
     }
-    cpu.begin();
-    try {
-      return checked(read(this.readOnlyPlan.rows()));
-    }
-    finally {
-      cpu.end();
-    }
+    IcebergScanPlan plan = this.readOnlyPlan;
+    return cpu.measure(() -> checked(read(plan.rows())));
   }
 
   /** The other layer: load and plan, no rows; the catalog's planning of the table included. */
   @Benchmark
-  public int oursPlanOnly(Cpu cpu) {
-    cpu.begin();
-    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
-      return plan.tasks().size();
-    }
-    finally {
-      cpu.end();
-    }
+  public long oursPlanOnly(Cpu cpu) {
+    return cpu.measure(() -> {
+      try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+        return plan.tasks().size();
+      }
+    });
   }
 
   /** Iceberg's client's planning alone: load and {@code planFiles()}, no rows. */
   @Benchmark
-  public int icebergPlanOnly(Cpu cpu) throws IOException {
-    cpu.begin();
-    try (CloseableIterable<FileScanTask> tasks = this.icebergClient.loadTable(this.icebergName).newScan()
-        .planFiles()) {
-      int count = 0;
-      for (FileScanTask ignored : tasks) {
-        count++;
-      }
-      return count;
-    }
-    finally {
-      cpu.end();
-    }
+  public long icebergPlanOnly(Cpu cpu) {
+    return cpu.measure(this::icebergTasks);
   }
 
   Read readIceberg() {
@@ -325,13 +294,8 @@ public class PlanAndRead {
 
   /** The plan's tasks, for the harness's tests: one per data file, the server's plan and ours do not split them. */
   int plannedTasks() {
-    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
-        CloseableIterable<FileScanTask> icebergTasks = this.icebergClient.loadTable(this.icebergName).newScan()
-            .planFiles()) {
-      int theirs = 0;
-      for (FileScanTask ignored : icebergTasks) {
-        theirs++;
-      }
+    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+      int theirs = icebergTasks();
       if (theirs != plan.tasks().size()) {
         throw new IllegalStateException("Iceberg planned " + theirs + " tasks, ours " + plan.tasks().size());
       }
@@ -339,6 +303,18 @@ public class PlanAndRead {
     }
     catch (IOException failure) {
       throw new UncheckedIOException(failure);
+    }
+  }
+
+  /** Iceberg's client loads the table and plans it: the tasks it planned. */
+  private int icebergTasks() throws IOException {
+    try (CloseableIterable<FileScanTask> tasks = this.icebergClient.loadTable(this.icebergName).newScan()
+        .planFiles()) {
+      int count = 0;
+      for (FileScanTask ignored : tasks) {
+        count++;
+      }
+      return count;
     }
   }
 

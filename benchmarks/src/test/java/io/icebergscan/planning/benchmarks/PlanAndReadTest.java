@@ -27,11 +27,11 @@ class PlanAndReadTest {
       assertThat(benchmark.oursReadOnly(cpu)).isEqualTo(liveIdSum);
       assertThat(benchmark.oursReadOnly(cpu)).as("the plan made once, read again").isEqualTo(liveIdSum);
       assertThat(List.of(benchmark.oursPlanOnly(cpu), benchmark.icebergPlanOnly(cpu)))
-          .containsOnly(DemoTable.MIN_FILES);
+          .containsOnly((long) DemoTable.MIN_FILES);
       assertThat(cpu.operations).isEqualTo(8);
       assertThat(cpu.clientCpuNanos).isPositive();
       // the first row of whichever task comes first: the server plans manifests in parallel, in no fixed order
-      java.util.List<Long> deleted = List.of(0L, 2L, 5L, 57L, 58L, 59L, 13L, 15L, 61L, 63L);
+      List<Long> deleted = List.of(0L, 2L, 5L, 57L, 58L, 59L, 13L, 15L, 61L, 63L);
       assertThat(List.of(benchmark.oursFirstRow(), benchmark.icebergFirstRow()))
           .allSatisfy(id -> assertThat(id).isBetween(0L, 63L).isNotIn(deleted));
       assertThat(benchmark.plannedTasks()).isEqualTo(DemoTable.MIN_FILES);
