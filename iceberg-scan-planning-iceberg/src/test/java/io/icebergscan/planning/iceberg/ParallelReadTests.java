@@ -373,8 +373,7 @@ class ParallelReadTests {
   private IcebergScanPlan plan(String table, int concurrency) {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
         .readConcurrency(concurrency).readExecutor(this.executor).build();
-    return iceberg.plan(iceberg.loadTable(ours(table)),
-        ScanRequest.all());
+    return iceberg.plan(iceberg.loadTable(ours(table)), ScanRequest.all());
   }
 
   /** A table of this test's namespace, as this project names it. */

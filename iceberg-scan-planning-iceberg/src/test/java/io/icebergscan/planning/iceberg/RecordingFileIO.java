@@ -26,10 +26,8 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
 
   /** JVM-wide, as the files are: Iceberg creates the instances, so a test finds its own by the files' location. */
   private static final Queue<Opened> LOG = new ConcurrentLinkedQueue<>();
-  /** The properties of every instance initialized, JVM-wide as well. */
-  private static final Queue<Map<String, String>> INITIALIZED = new ConcurrentLinkedQueue<>();
-  /** Every instance initialized, JVM-wide, to tell which were closed. */
-  private static final Queue<RecordingFileIO> INSTANCES = new ConcurrentLinkedQueue<>();
+  /** Every instance initialized, JVM-wide as well: its properties, and whether it was closed. */
+  private static final Queue<RecordingFileIO> INITIALIZED = new ConcurrentLinkedQueue<>();
 
   private final InMemoryFileIO files = new InMemoryFileIO();
   private volatile Map<String, String> properties = Map.of();
@@ -62,20 +60,19 @@ public final class RecordingFileIO implements FileIO, SupportsStorageCredentials
 
   /** How many instances were initialized with the given property. */
   static long initializedWith(String key, String value) {
-    return INITIALIZED.stream().filter(properties -> value.equals(properties.get(key))).count();
+    return INITIALIZED.stream().filter(io -> value.equals(io.properties.get(key))).count();
   }
 
   /** How many instances initialized with the given property are not closed. */
   static long openWith(String key, String value) {
-    return INSTANCES.stream().filter(io -> !io.closed && value.equals(io.properties.get(key))).count();
+    return INITIALIZED.stream().filter(io -> !io.closed && value.equals(io.properties.get(key))).count();
   }
 
   @Override
   public void initialize(Map<String, String> properties) {
-    INITIALIZED.add(Map.copyOf(properties));
-    INSTANCES.add(this);
     this.properties = Map.copyOf(properties);
     this.files.initialize(properties);
+    INITIALIZED.add(this);
   }
 
   @Override

@@ -116,8 +116,7 @@ class StreamedReadTests {
     // the real plan's batches, then the failure the planner would end the stream with
     ScanPlanner failing = new DelegatingPlanner(this.planner) {
       @Override
-      public Flux<TaskBatch> planBatches(TableIdentifier id,
-          ScanRequest request) {
+      public Flux<TaskBatch> planBatches(TableIdentifier id, ScanRequest request) {
         return super.planBatches(id, request).concatWith(Mono.error(failure));
       }
     };
