@@ -12,6 +12,7 @@ import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -20,6 +21,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.ExpressionUtil;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.metrics.ScanMetricsResult;
 import org.apache.iceberg.metrics.ScanReport;
 import org.apache.iceberg.rest.requests.ReportMetricsRequestParser;
 import org.apache.iceberg.types.Types;
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,6 +113,40 @@ class ScanReportTests {
   }
 
   @Test
+  void eachKindOfDeleteIsCountedOnceWhileItsBytesAreCountedPerTask() {
+    EmbeddedTable mixed = catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("reports", "mixed"),
+        SCHEMA, PartitionSpec.unpartitioned(), 2);
+    List<DataFile> files = new ArrayList<>();
+    for (long id = 0; id < 2; id++) {
+      files.addAll(mixed.writeRows(FileFormat.AVRO, List.of(mixed.newRecord(id, "name-" + id, LocalDate.EPOCH))));
+    }
+    mixed.append(files);
+    // a position delete of the first file, and an equality delete every file of the unpartitioned table carries
+    DeleteFile positional = mixed.writePositionDeletes(FileFormat.AVRO, files.get(0), 0);
+    DeleteFile equality = mixed.writeEqualityDeletes(FileFormat.AVRO, List.of(mixed.newRecord(7L, null, null)), 1);
+    mixed.addDeletes(positional, equality);
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TableIdentifier.of("reports", "mixed")),
+        ScanRequest.all())) {
+      assertThat(plan.tasks()).hasSize(2);
+      ScanMetricsResult metrics = ((ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0))
+          .report()).scanMetrics();
+      List<DeleteFile> perTask = plan.tasks().stream().flatMap(task -> task.deletes().stream()).toList();
+      assertThat(perTask).hasSizeGreaterThanOrEqualTo(3);
+      assertThat(metrics.resultDeleteFiles().value()).as("per task").isEqualTo(perTask.size());
+      assertThat(metrics.indexedDeleteFiles().value()).as("distinct").isEqualTo(2);
+      assertThat(metrics.positionalDeleteFiles().value()).isOne();
+      assertThat(metrics.equalityDeleteFiles().value()).isOne();
+      assertThat(metrics.dvs().value()).isZero();
+      assertThat(metrics.totalDeleteFileSizeInBytes().value())
+          .isEqualTo(perTask.stream().mapToLong(DeleteFile::fileSizeInBytes).sum())
+          .isGreaterThan(positional.fileSizeInBytes() + equality.fileSizeInBytes());
+      assertThat(metrics.totalFileSizeInBytes().value())
+          .isEqualTo(files.get(0).fileSizeInBytes() + files.get(1).fileSizeInBytes());
+    }
+  }
+
+  @Test
   void aTimeTravelReportsTheSnapshotItRead() {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
     long first = table.snapshotIds().get(0);
@@ -164,13 +203,16 @@ class ScanReportTests {
   }
 
   @Test
-  void aReportThatFailsNeverFailsThePlan() {
+  @ExtendWith(OutputCaptureExtension.class)
+  void aReportThatFailsNeverFailsThePlanAndIsLogged(CapturedOutput output) {
     this.recording.failReports = true;
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
     try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
       assertThat(plan.tasks()).hasSize(3);
     }
     assertThat(this.recording.reports).hasSize(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("The scan report of reports.events "
+        + "could not be sent; the plan is not affected: the catalog went away"));
   }
 
   /** The real planner, with each report's body recorded before it is sent, or refused. */
