@@ -3,7 +3,7 @@ package io.icebergscan.planning;
 import java.time.Duration;
 import java.util.Map;
 
-import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.model.Endpoint;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,10 +11,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param uri the catalog's base URI, without credentials or query
  * @param prefix the path prefix in use, or {@code null} for none
- * @param planningEndpoints each planning endpoint ({@code "<METHOD> <path>"}) and whether it is advertised
+ * @param planningEndpoints each planning endpoint and whether it is advertised
  * @param responseTime how long discovery took
  */
-public record CatalogCheck(String uri, @Nullable String prefix, Map<String, Boolean> planningEndpoints,
+public record CatalogCheck(String uri, @Nullable String prefix, Map<Endpoint, Boolean> planningEndpoints,
     Duration responseTime) {
 
   public CatalogCheck {
@@ -23,7 +23,7 @@ public record CatalogCheck(String uri, @Nullable String prefix, Map<String, Bool
 
   /** Whether the catalog advertises what every plan needs: submitting a plan and fetching its tasks. */
   public boolean supportsPlanning() {
-    return Boolean.TRUE.equals(this.planningEndpoints.get(CatalogClient.SUBMIT))
-        && Boolean.TRUE.equals(this.planningEndpoints.get(CatalogClient.FETCH_TASKS));
+    return Boolean.TRUE.equals(this.planningEndpoints.get(Endpoint.SUBMIT_PLAN))
+        && Boolean.TRUE.equals(this.planningEndpoints.get(Endpoint.FETCH_PLAN_TASKS));
   }
 }

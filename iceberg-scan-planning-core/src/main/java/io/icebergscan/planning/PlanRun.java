@@ -26,6 +26,7 @@ import io.icebergscan.planning.internal.wire.WireTypes.ErrorBody;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanTableScanRequest;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
 import io.micrometer.observation.Observation;
@@ -234,7 +235,7 @@ final class PlanRun {
     private volatile boolean emitted;
 
     Mono<ScanTasks> submit(Catalog catalog) {
-      catalog.require(CatalogClient.SUBMIT);
+      catalog.require(Endpoint.SUBMIT_PLAN);
       TablePaths tablePaths = PlanRun.this.client.paths(catalog, PlanRun.this.table.namespace(),
           PlanRun.this.table.name());
       this.catalog = catalog;
@@ -268,7 +269,7 @@ final class PlanRun {
         }
         default -> {
           String id = this.planId;
-          this.catalog.require(CatalogClient.POLL);
+          this.catalog.require(Endpoint.FETCH_PLAN);
           long left = PlanRun.this.deadline - System.nanoTime();
           if (retryAfter != null && retryAfter.compareTo(Duration.ofNanos(left)) > 0) {
             // A Retry-After past the deadline (even one too long for Mono.delay's nanoseconds): waiting cannot help.
@@ -285,7 +286,7 @@ final class PlanRun {
 
     Flux<List<FileScanTask>> walk(ScanTasks root) {
       if (!root.planTasks().isEmpty()) {
-        this.catalog.require(CatalogClient.FETCH_TASKS);
+        this.catalog.require(Endpoint.FETCH_PLAN_TASKS);
       }
       return Flux.create(sink -> {
         PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, this::fetch, new PlanTaskWalk.Listener() {
@@ -340,7 +341,7 @@ final class PlanRun {
     void abandon() {
       String id = this.planId;
       Catalog known = this.catalog;
-      if (id == null || this.endedByCatalog || known == null || !known.supports(CatalogClient.CANCEL)
+      if (id == null || this.endedByCatalog || known == null || !known.supports(Endpoint.CANCEL_PLAN)
           || !this.abandoned.compareAndSet(false, true)) {
         return;
       }

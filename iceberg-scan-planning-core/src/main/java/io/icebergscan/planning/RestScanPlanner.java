@@ -31,6 +31,7 @@ import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.wire.RequestBodies;
 import io.icebergscan.planning.internal.wire.WireTypes.LoadTableResult;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
 import io.micrometer.observation.Observation;
@@ -71,6 +72,7 @@ final class RestScanPlanner implements ScanPlanner {
   /** Bounds each blocking call outside plans: discovery, retries and all. */
   private final Duration requestTimeout;
   private final ConcurrencyLimiter limiter;
+  private final CatalogCalls catalog = new RestCatalogCalls();
   private final Set<PlanRun> running = ConcurrentHashMap.newKeySet();
   private final Scheduler scheduler;
   private final @Nullable ExecutorService ownedExecutor;
@@ -251,45 +253,54 @@ final class RestScanPlanner implements ScanPlanner {
   }
 
   @Override
-  public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
-    Objects.requireNonNull(table, "table");
-    LoadTableResult loaded = await("loadTable()", table, this.client.catalog().flatMap(catalog -> {
-      catalog.require(CatalogClient.LOAD_TABLE);
-      return this.client.loadTable(paths(catalog, table), vendedCredentials);
-    }));
-    return new LoadedTable(loaded.metadataLocation(), loaded.metadataJson(), loaded.config(),
-        loaded.storageCredentials());
+  public CatalogCalls catalog() {
+    return this.catalog;
   }
 
-  @Override
-  public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
-    Objects.requireNonNull(table, "table");
-    return await("loadCredentials()", table, this.client.catalog().flatMap(catalog -> {
-      catalog.require(CatalogClient.LOAD_CREDENTIALS);
-      return this.client.loadCredentials(paths(catalog, table), planId);
-    }));
-  }
+  /** The catalog's other calls, through this planner's client and discovery. */
+  private final class RestCatalogCalls implements CatalogCalls {
 
-  @Override
-  public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
-    Objects.requireNonNull(table, "table");
-    byte[] report = reportBody(reportJson);
-    return bounded("reportMetrics()", table, Mono.defer(() -> this.client.catalog().flatMap(catalog -> {
-      catalog.require(CatalogClient.REPORT_METRICS);
-      return this.client.reportMetrics(paths(catalog, table), report);
-    })));
-  }
+    @Override
+    public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
+      Objects.requireNonNull(table, "table");
+      LoadTableResult loaded = await("loadTable()", table, client.catalog().flatMap(catalog -> {
+        catalog.require(Endpoint.LOAD_TABLE);
+        return client.loadTable(paths(catalog, table), vendedCredentials);
+      }));
+      return new LoadedTable(loaded.metadataLocation(), loaded.metadataJson(), loaded.config(),
+          loaded.storageCredentials());
+    }
 
-  @Override
-  public boolean supportsEndpoint(String endpoint) {
-    Objects.requireNonNull(endpoint, "endpoint");
-    return await("supportsEndpoint()", null, this.client.catalog().map(catalog -> catalog.supports(endpoint)));
-  }
-  @Override
-  public Map<String, String> catalogProperties() {
-    return await("catalogProperties()", null, this.client.catalog().map(CatalogClient.Catalog::properties));
-  }
+    @Override
+    public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
+      Objects.requireNonNull(table, "table");
+      return await("loadCredentials()", table, client.catalog().flatMap(catalog -> {
+        catalog.require(Endpoint.LOAD_CREDENTIALS);
+        return client.loadCredentials(paths(catalog, table), planId);
+      }));
+    }
 
+    @Override
+    public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
+      Objects.requireNonNull(table, "table");
+      byte[] report = reportBody(reportJson);
+      return bounded("reportMetrics()", table, Mono.defer(() -> client.catalog().flatMap(catalog -> {
+        catalog.require(Endpoint.REPORT_METRICS);
+        return client.reportMetrics(paths(catalog, table), report);
+      })));
+    }
+
+    @Override
+    public boolean supports(Endpoint endpoint) {
+      Objects.requireNonNull(endpoint, "endpoint");
+      return await("supports()", null, client.catalog().map(catalog -> catalog.supports(endpoint)));
+    }
+
+    @Override
+    public Map<String, String> properties() {
+      return await("properties()", null, client.catalog().map(CatalogClient.Catalog::properties));
+    }
+  }
 
   private CatalogClient.TablePaths paths(CatalogClient.Catalog catalog, TableIdentifier table) {
     return this.client.paths(catalog, table.namespace(), table.name());
@@ -391,9 +402,9 @@ final class RestScanPlanner implements ScanPlanner {
             null, new TimeoutException(timeout.toString()))))
         .block();
     Duration responseTime = Duration.ofNanos(System.nanoTime() - started);
-    Map<String, Boolean> endpoints = new LinkedHashMap<>();
-    for (String endpoint : List.of(CatalogClient.SUBMIT, CatalogClient.POLL, CatalogClient.CANCEL,
-        CatalogClient.FETCH_TASKS)) {
+    Map<Endpoint, Boolean> endpoints = new LinkedHashMap<>();
+    for (Endpoint endpoint : List.of(Endpoint.SUBMIT_PLAN, Endpoint.FETCH_PLAN, Endpoint.CANCEL_PLAN,
+        Endpoint.FETCH_PLAN_TASKS)) {
       endpoints.put(endpoint, catalog.supports(endpoint));
     }
     return new CatalogCheck(this.client.displayUri(), catalog.prefix(), endpoints, responseTime);

@@ -36,13 +36,6 @@ import reactor.netty.http.client.HttpClient;
  */
 public interface ScanPlanner extends AutoCloseable {
 
-  /** The endpoint of {@link #loadTable}, as {@code GET /v1/config} lists it and {@link #supportsEndpoint} takes it. */
-  String LOAD_TABLE_ENDPOINT = CatalogClient.LOAD_TABLE;
-  /** The endpoint of {@link #loadCredentials}. */
-  String LOAD_CREDENTIALS_ENDPOINT = CatalogClient.LOAD_CREDENTIALS;
-  /** The endpoint of {@link #reportMetrics}. */
-  String REPORT_METRICS_ENDPOINT = CatalogClient.REPORT_METRICS;
-
   /**
    * Plans a scan and returns the whole plan.
    *
@@ -73,77 +66,11 @@ public interface ScanPlanner extends AutoCloseable {
   Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request);
 
   /**
-   * Loads a table's metadata, config and (if asked for) vended credentials: {@code GET …/tables/{table}}, through
-   * the planner's HTTP client (its filters, TLS, retries and error mapping). Blocks for at most the request
-   * timeout, discovery and retries included, and is refused where {@link #plan} is.
-   *
-   * <p>A planner that is not over REST does not implement it: this default throws
-   * {@link UnsupportedOperationException}.
-   *
-   * @param vendedCredentials whether to ask the catalog for credentials to read the table's files with
-   *     ({@code X-Iceberg-Access-Delegation: vended-credentials})
-   * @throws ScanPlanningException (a subtype) when the call fails: {@code NoSuchTableException},
-   *     {@code UnsupportedEndpointException} when the catalog lists its endpoints without this one, a malformed
-   *     answer, ...
+   * The catalog's other calls, made through this planner's HTTP client (its filters, TLS, retries and error
+   * mapping) and its discovery: loading a table and its credentials, sending a metrics report, and what the catalog
+   * supports.
    */
-  default LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
-    throw new UnsupportedOperationException(getClass().getName() + " does not load tables");
-  }
-
-  /**
-   * Loads a table's current vended credentials ({@code GET …/tables/{table}/credentials}), e.g. to replace ones
-   * that expire while the planned files are read. Blocks as {@link #loadTable} does. A catalog that lists no
-   * endpoints is refused it: what Apache Iceberg's client assumes of such a catalog does not include it.
-   *
-   * @param planId the plan the files were planned by, when the credentials are for reading those (sent as
-   *     {@code ?planId=})
-   * @throws ScanPlanningException (a subtype) when the call fails, as for {@link #loadTable}
-   */
-  default List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
-    throw new UnsupportedOperationException(getClass().getName() + " does not load credentials");
-  }
-
-  /**
-   * Sends a metrics report ({@code POST …/tables/{table}/metrics}), such as Apache Iceberg's
-   * {@code ReportMetricsRequestParser.toJson} writes, when the returned Mono is subscribed: a caller that does not
-   * wait for the catalog subscribes and goes on (a report is no reason to hold up a plan), one that does
-   * {@code block()}s. Bounded by the request timeout as {@link #loadTable} is; cancelling the subscription abandons
-   * the request. Sent again only after failures that say the catalog did not act on it (429, 503, a connection never
-   * made): a report sent twice would be counted twice.
-   *
-   * @param reportJson the {@code ReportMetricsRequest}, sent as it is
-   * @return a Mono that completes when the catalog accepted the report, or fails with a
-   *     {@link ScanPlanningException} (a subtype) when it does not
-   * @throws IllegalArgumentException when {@code reportJson} is not a JSON object, before anything is sent
-   */
-  default Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
-    return Mono.error(new UnsupportedOperationException(getClass().getName() + " does not report metrics"));
-  }
-
-  /**
-   * Whether the catalog supports an endpoint, by the planner's discovery (made now if no call has made it yet):
-   * the endpoints its {@code GET /v1/config} lists, or, when it lists none, the ones Apache Iceberg's client
-   * assumes then (tables, namespaces and metrics reports, not planning nor credentials). Blocks as
-   * {@link #loadTable} does; a planner that is not over REST supports none.
-   *
-   * @param endpoint {@code "<METHOD> <path template>"} as the spec writes it, e.g. {@link #LOAD_CREDENTIALS_ENDPOINT}
-   * @throws ScanPlanningException when discovery fails
-   */
-  default boolean supportsEndpoint(String endpoint) {
-    return false;
-  }
-
-  /**
-   * The catalog's configuration by the planner's discovery (made now if no call has made it yet): its
-   * {@code GET /v1/config} {@code defaults} with its {@code overrides} over them, such as the FileIO settings
-   * ({@code io-impl}, {@code s3.endpoint}) a client reading the table's files needs. Blocks as {@link #loadTable}
-   * does; a planner that is not over REST has none.
-   *
-   * @throws ScanPlanningException when discovery fails
-   */
-  default Map<String, String> catalogProperties() {
-    return Map.of();
-  }
+  CatalogCalls catalog();
 
   /** The planner-wide bound on plan-task fetches in flight. */
   int maxConcurrency();
@@ -388,8 +315,7 @@ public interface ScanPlanner extends AutoCloseable {
     /**
      * The longest time one request may take, from sending it to the last byte of its answer, whatever
      * the response timeout lets through (a body that trickles in byte by byte); not retried. Also the longest a
-     * {@code loadTable}, {@code loadCredentials}, {@code reportMetrics} or {@code supportsEndpoint} call blocks,
-     * its retries included.
+     * call of {@link ScanPlanner#catalog()} blocks, its retries included.
      */
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = positive(requestTimeout, "requestTimeout");

@@ -15,6 +15,7 @@ import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -37,7 +38,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The calls outside plans, {@code loadTable}, {@code loadCredentials} and {@code reportMetrics}, and
- * {@code supportsEndpoint}: what goes over the wire, how answers are read, and that they travel the planner's one
+ * {@code supports}: what goes over the wire, how answers are read, and that they travel the planner's one
  * HTTP stack (paths, retries, error mapping, refusals, observations) as plans do.
  */
 class CatalogCallsTest {
@@ -47,8 +48,8 @@ class CatalogCallsTest {
 
   /** The three table endpoints and the planning ones, as a catalog that has them all lists them. */
   private static final String TABLE_ENDPOINTS = "{\"defaults\":{},\"overrides\":{},\"endpoints\":["
-      + "\"" + ScanPlanner.LOAD_TABLE_ENDPOINT + "\",\"" + ScanPlanner.LOAD_CREDENTIALS_ENDPOINT + "\","
-      + "\"" + ScanPlanner.REPORT_METRICS_ENDPOINT + "\","
+      + "\"" + Endpoint.LOAD_TABLE + "\",\"" + Endpoint.LOAD_CREDENTIALS + "\","
+      + "\"" + Endpoint.REPORT_METRICS + "\","
       + "\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan\","
       + "\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks\"]}";
   /** Planning only: a catalog that lists its endpoints without the table ones. */
@@ -145,9 +146,9 @@ class CatalogCallsTest {
     ScanPlanner planner = planner();
     TableIdentifier table = TableIdentifier.of(List.of("a", "b c", "ü"), "t/x?y#z");
 
-    planner.loadTable(table, false);
-    planner.loadCredentials(table, null);
-    planner.reportMetrics(table, REPORT).block();
+    planner.catalog().loadTable(table, false);
+    planner.catalog().loadCredentials(table, null);
+    planner.catalog().reportMetrics(table, REPORT).block();
 
     String path = "/v1/cat/p1/namespaces/a%1Fb%20c%1F%C3%BC/tables/t%2Fx%3Fy%23z";
     assertThat(requests()).containsExactly("GET /v1/config", "GET " + path, "GET " + path + "/credentials",
@@ -158,7 +159,7 @@ class CatalogCallsTest {
   void theCatalogsNamespaceSeparatorIsUsed() throws Exception {
     enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"namespace-separator\":\"%2E\"}"));
     enqueue(200, loaded(METADATA, ""));
-    planner().loadTable(TableIdentifier.parse("a.b.t"), false);
+    planner().catalog().loadTable(TableIdentifier.parse("a.b.t"), false);
     take();
     assertThat(take().getTarget()).isEqualTo("/v1/namespaces/a%2Eb/tables/t");
   }
@@ -170,8 +171,8 @@ class CatalogCallsTest {
     enqueue(200, loaded(METADATA, ""));
     ScanPlanner planner = planner(builder().header("X-Tenant", "acme"));
 
-    planner.loadTable(TABLE, true);
-    planner.loadTable(TABLE, false);
+    planner.catalog().loadTable(TABLE, true);
+    planner.catalog().loadTable(TABLE, false);
 
     take();
     RecordedRequest asked = take();
@@ -192,7 +193,7 @@ class CatalogCallsTest {
         + "\"storage-credentials\":[" + CREDENTIAL + ",{\"prefix\":\"s3://b\",\"config\":{}}],"
         + "\"remote-signing-config\":{\"uri\":\"https://signer\"}"));
 
-    LoadedTable table = planner().loadTable(TABLE, true);
+    LoadedTable table = planner().catalog().loadTable(TABLE, true);
 
     assertThat(MAPPER.readTree(table.metadataJson())).isEqualTo(MAPPER.readTree(METADATA));
     // numbers exactly as the catalog wrote them, where a double would have rounded this one
@@ -213,7 +214,7 @@ class CatalogCallsTest {
     enqueue(200, TABLE_ENDPOINTS);
     enqueue(200, "{\"metadata-location\":null,\"metadata\":" + METADATA + "}");
 
-    LoadedTable table = planner().loadTable(TABLE, false);
+    LoadedTable table = planner().catalog().loadTable(TABLE, false);
 
     assertThat(table.metadataLocation()).isNull();
     assertThat(table.config()).isEmpty();
@@ -227,10 +228,10 @@ class CatalogCallsTest {
     enqueue(200, "{\"storage-credentials\":[]}");
     ScanPlanner planner = planner();
 
-    assertThat(planner.loadCredentials(TABLE, "plan 1/ü&x=y")).singleElement()
+    assertThat(planner.catalog().loadCredentials(TABLE, "plan 1/ü&x=y")).singleElement()
         .satisfies(credential -> assertThat(credential.prefix()).isEqualTo("s3://b/db"))
         .satisfies(credential -> assertThat(credential.config()).containsEntry("s3.secret-access-key", "hush"));
-    assertThat(planner.loadCredentials(TABLE, null)).isEmpty();
+    assertThat(planner.catalog().loadCredentials(TABLE, null)).isEmpty();
 
     assertThat(requests()).containsExactly("GET /v1/config",
         "GET " + TABLE_PATH + "/credentials?planId=plan%201%2F%C3%BC%26x%3Dy", "GET " + TABLE_PATH + "/credentials");
@@ -244,8 +245,8 @@ class CatalogCallsTest {
     enqueue(200, "{}");
     ScanPlanner planner = planner();
 
-    planner.reportMetrics(TABLE, REPORT).block();
-    planner.reportMetrics(TABLE, REPORT).block();
+    planner.catalog().reportMetrics(TABLE, REPORT).block();
+    planner.catalog().reportMetrics(TABLE, REPORT).block();
 
     take();
     RecordedRequest report = take();
@@ -259,7 +260,7 @@ class CatalogCallsTest {
   void aReportThatIsNotAJsonObjectIsRefusedBeforeAnythingIsSent() {
     ScanPlanner planner = planner();
     for (String notAReport : List.of("{not json", "[1]", "\"report\"", "{} {}", "")) {
-      assertThatThrownBy(() -> planner.reportMetrics(TABLE, notAReport)).as(notAReport)
+      assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, notAReport)).as(notAReport)
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reportJson");
     }
     assertThat(this.server.getRequestCount()).isZero();
@@ -287,7 +288,7 @@ class CatalogCallsTest {
     }
     ScanPlanner planner = planner();
     for (String[] malformed : cases) {
-      assertThatThrownBy(() -> planner.loadTable(TABLE, false)).as(malformed[0])
+      assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).as(malformed[0])
           .isExactlyInstanceOf(MalformedResponseException.class)
           .satisfies(e -> assertThat(((MalformedResponseException) e).field()).isEqualTo(malformed[1]))
           // values of config objects may be secrets: never quoted
@@ -310,7 +311,7 @@ class CatalogCallsTest {
 
   /** The field a malformed credentials answer is rejected at. */
   private static String malformed(ScanPlanner planner) {
-    Throwable failure = catchThrowable(() -> planner.loadCredentials(TABLE, null));
+    Throwable failure = catchThrowable(() -> planner.catalog().loadCredentials(TABLE, null));
     assertThat(failure).isExactlyInstanceOf(MalformedResponseException.class);
     return ((MalformedResponseException) failure).field();
   }
@@ -325,13 +326,16 @@ class CatalogCallsTest {
     enqueue(404, error(404, "NoSuchNamespaceException"));
     ScanPlanner planner = planner();
 
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(NoSuchTableException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(NoSuchTableException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(404));
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(NoSuchNamespaceException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false))
+        .isExactlyInstanceOf(NoSuchNamespaceException.class)
         .hasMessageContaining("refused here");
-    assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(NoSuchTableException.class);
-    assertThatThrownBy(() -> planner.loadCredentials(TABLE, "p")).isExactlyInstanceOf(NoSuchTableException.class);
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block())
+    assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, null))
+        .isExactlyInstanceOf(NoSuchTableException.class);
+    assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, "p"))
+        .isExactlyInstanceOf(NoSuchTableException.class);
+    assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, REPORT).block())
         .isExactlyInstanceOf(NoSuchNamespaceException.class);
   }
 
@@ -343,12 +347,13 @@ class CatalogCallsTest {
     enqueue(400, error(400, "BadRequestException"));
     ScanPlanner planner = planner();
 
-    assertThatThrownBy(() -> planner.loadTable(TABLE, true)).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, true)).isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(401))
         .satisfies(e -> assertThat(((RestException) e).errorType()).isEqualTo("NotAuthorizedException"));
-    assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, null)).isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(403));
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block()).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(400));
   }
 
@@ -361,8 +366,8 @@ class CatalogCallsTest {
     enqueue(200, "{\"storage-credentials\":[]}");
     ScanPlanner planner = planner();
 
-    assertThat(planner.loadTable(TABLE, true).metadataJson()).contains("table-uuid");
-    assertThat(planner.loadCredentials(TABLE, "p")).isEmpty();
+    assertThat(planner.catalog().loadTable(TABLE, true).metadataJson()).contains("table-uuid");
+    assertThat(planner.catalog().loadCredentials(TABLE, "p")).isEmpty();
 
     List<RecordedRequest> requests = List.of(take(), take(), take(), take(), take());
     assertThat(requests).extracting(request -> request.getMethod() + " " + request.getTarget()).containsExactly(
@@ -382,12 +387,14 @@ class CatalogCallsTest {
     enqueueNoContent();
     ScanPlanner planner = planner();
 
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block()).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(500));
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block()).isExactlyInstanceOf(RestException.class)
+    assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(RestException.class)
         .satisfies(e -> assertThat(((RestException) e).statusCode()).isEqualTo(502));
     // a 503 says it was not acted on
-    planner.reportMetrics(TABLE, REPORT).block();
+    planner.catalog().reportMetrics(TABLE, REPORT).block();
 
     assertThat(requests()).containsExactly("GET /v1/config", "POST " + TABLE_PATH + "/metrics",
         "POST " + TABLE_PATH + "/metrics", "POST " + TABLE_PATH + "/metrics", "POST " + TABLE_PATH + "/metrics");
@@ -398,17 +405,18 @@ class CatalogCallsTest {
     enqueue(200, PLANNING_ONLY);
     ScanPlanner planner = planner();
 
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(UnsupportedEndpointException.class)
-        .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
-            .isEqualTo("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}"));
-    assertThatThrownBy(() -> planner.loadCredentials(TABLE, null))
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false))
         .isExactlyInstanceOf(UnsupportedEndpointException.class)
         .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
-            .isEqualTo("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials"));
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block())
+            .hasToString("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}"));
+    assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, null))
         .isExactlyInstanceOf(UnsupportedEndpointException.class)
         .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
-            .isEqualTo("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics"));
+            .hasToString("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials"));
+    assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(UnsupportedEndpointException.class)
+        .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
+            .hasToString("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics"));
     assertThat(this.server.getRequestCount()).as("discovery only").isEqualTo(1);
   }
 
@@ -421,9 +429,9 @@ class CatalogCallsTest {
       enqueueNoContent();
       ScanPlanner planner = planner();
 
-      planner.loadTable(TABLE, false);
-      planner.reportMetrics(TABLE, REPORT).block();
-      assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).as(config)
+      planner.catalog().loadTable(TABLE, false);
+      planner.catalog().reportMetrics(TABLE, REPORT).block();
+      assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, null)).as(config)
           .isExactlyInstanceOf(UnsupportedEndpointException.class);
       assertThatThrownBy(() -> planner.plan(TABLE)).as(config).isExactlyInstanceOf(UnsupportedEndpointException.class);
       assertThat(requests()).as(config).containsExactly("GET /v1/config", "GET " + TABLE_PATH,
@@ -438,45 +446,47 @@ class CatalogCallsTest {
             + "\"overrides\":{\"s3.endpoint\":\"http://o\",\"prefix\":\"p\"}"));
     ScanPlanner planner = planner();
 
-    assertThat(planner.catalogProperties()).containsExactlyInAnyOrderEntriesOf(
+    assertThat(planner.catalog().properties()).containsExactlyInAnyOrderEntriesOf(
         Map.of("io-impl", "a.B", "s3.endpoint", "http://o", "prefix", "p"));
-    assertThat(planner.catalogProperties()).as("from the one discovery").hasSize(3);
+    assertThat(planner.catalog().properties()).as("from the one discovery").hasSize(3);
     assertThat(requests()).containsExactly("GET /v1/config");
   }
 
   @Test
-  void supportsEndpointAnswersFromTheOneDiscovery() throws Exception {
+  void supportsAnswersFromTheOneDiscovery() throws Exception {
     enqueue(200, TABLE_ENDPOINTS);
     enqueue(200, loaded(METADATA, ""));
     ScanPlanner planner = planner();
 
-    assertThat(planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT)).isTrue();
-    assertThat(planner.supportsEndpoint(ScanPlanner.REPORT_METRICS_ENDPOINT)).isTrue();
-    assertThat(planner.supportsEndpoint("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan")).isTrue();
-    assertThat(planner.supportsEndpoint("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}"))
+    assertThat(planner.catalog().supports(Endpoint.LOAD_CREDENTIALS)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.REPORT_METRICS)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.SUBMIT_PLAN)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.FETCH_PLAN))
         .isFalse();
-    assertThat(planner.supportsEndpoint("GET /v1/{prefix}/namespaces")).as("not listed").isFalse();
-    planner.loadTable(TABLE, false);
+    assertThat(planner.catalog().supports(new Endpoint("GET", "/v1/{prefix}/namespaces"))).as("not listed").isFalse();
+    planner.catalog().loadTable(TABLE, false);
 
     assertThat(requests()).containsExactly("GET /v1/config", "GET " + TABLE_PATH);
   }
 
   @Test
-  void supportsEndpointWithoutAListIsIcebergsDefaults() {
+  void supportsWithoutAListIsIcebergsDefaults() {
     enqueue(200, NO_ENDPOINT_LIST);
     enqueue(200, "{\"overrides\":{\"view-endpoints-supported\":\"true\"}}");
     ScanPlanner planner = planner();
     ScanPlanner withViews = planner();
 
-    assertThat(planner.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT)).isTrue();
-    assertThat(planner.supportsEndpoint(ScanPlanner.REPORT_METRICS_ENDPOINT)).isTrue();
-    assertThat(planner.supportsEndpoint("GET /v1/{prefix}/namespaces")).isTrue();
-    assertThat(planner.supportsEndpoint("POST /v1/{prefix}/transactions/commit")).isTrue();
-    assertThat(planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT)).isFalse();
-    assertThat(planner.supportsEndpoint("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan")).isFalse();
-    assertThat(planner.supportsEndpoint("GET /v1/{prefix}/namespaces/{namespace}/views/{view}")).isFalse();
-    assertThat(withViews.supportsEndpoint("GET /v1/{prefix}/namespaces/{namespace}/views/{view}")).isTrue();
-    assertThat(withViews.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.LOAD_TABLE)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.REPORT_METRICS)).isTrue();
+    assertThat(planner.catalog().supports(new Endpoint("GET", "/v1/{prefix}/namespaces"))).isTrue();
+    assertThat(planner.catalog().supports(new Endpoint("POST", "/v1/{prefix}/transactions/commit"))).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.LOAD_CREDENTIALS)).isFalse();
+    assertThat(planner.catalog().supports(Endpoint.SUBMIT_PLAN)).isFalse();
+    assertThat(planner.catalog().supports(new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}/views/{view}")))
+        .isFalse();
+    assertThat(withViews.catalog().supports(new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}/views/{view}")))
+        .isTrue();
+    assertThat(withViews.catalog().supports(Endpoint.LOAD_TABLE)).isTrue();
     assertThat(this.server.getRequestCount()).isEqualTo(2);
   }
 
@@ -486,9 +496,9 @@ class CatalogCallsTest {
     enqueue(200, TABLE_ENDPOINTS);
     ScanPlanner planner = planner();
 
-    assertThatThrownBy(() -> planner.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT))
+    assertThatThrownBy(() -> planner.catalog().supports(Endpoint.LOAD_TABLE))
         .isExactlyInstanceOf(RestException.class);
-    assertThat(planner.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.LOAD_TABLE)).isTrue();
   }
 
   @Test
@@ -499,7 +509,8 @@ class CatalogCallsTest {
     }
     ScanPlanner unreachable = planner(ScanPlanner.builder().uri("http://alice:s3cr3t@127.0.0.1:" + closed + "/catalog")
         .maxRetries(0));
-    assertThatThrownBy(() -> unreachable.loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
+    assertThatThrownBy(() -> unreachable.catalog().loadTable(TABLE, false))
+        .isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("http://******@127.0.0.1:" + closed + "/catalog/v1/config")
         .hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice");
 
@@ -512,7 +523,7 @@ class CatalogCallsTest {
     }
     String withUserInfo = this.server.url("/catalog").toString().replace("http://", "http://alice:s3cr3t@");
     ScanPlanner planner = planner(ScanPlanner.builder().uri(withUserInfo).maxRetries(0));
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("GET http://******@")
         .hasMessageContaining("/catalog" + TABLE_PATH)
         .hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice");
@@ -523,14 +534,15 @@ class CatalogCallsTest {
     ScanPlanner planner = planner();
     planner.close();
 
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(ScanPlanningException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(ScanPlanningException.class)
         .hasMessageContaining("closed");
-    assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(ScanPlanningException.class)
-        .hasMessageContaining("closed");
-    assertThatThrownBy(() -> planner.reportMetrics(TABLE, REPORT).block())
+    assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, null))
         .isExactlyInstanceOf(ScanPlanningException.class)
         .hasMessageContaining("closed");
-    assertThatThrownBy(() -> planner.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT))
+    assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, REPORT).block())
+        .isExactlyInstanceOf(ScanPlanningException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> planner.catalog().supports(Endpoint.LOAD_TABLE))
         .isExactlyInstanceOf(ScanPlanningException.class).hasMessageContaining("closed");
     assertThat(this.server.getRequestCount()).isZero();
   }
@@ -539,10 +551,10 @@ class CatalogCallsTest {
   void aClosedPlannerRefusesACallAfterDiscoveryWasCached() {
     enqueue(200, TABLE_ENDPOINTS);
     ScanPlanner planner = planner();
-    assertThat(planner.supportsEndpoint(ScanPlanner.LOAD_TABLE_ENDPOINT)).isTrue();
+    assertThat(planner.catalog().supports(Endpoint.LOAD_TABLE)).isTrue();
     planner.close();
 
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(ScanPlanningException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(ScanPlanningException.class)
         .hasMessageContaining("closed");
     assertThat(this.server.getRequestCount()).isEqualTo(1);
   }
@@ -551,7 +563,8 @@ class CatalogCallsTest {
   void aBlockingCallOnANonBlockingThreadIsRefused() {
     ScanPlanner planner = planner();
     // Reactor's parallel threads are non-blocking, as Reactor Netty's event loops (WebFlux handlers) are
-    Throwable refused = Mono.fromCallable(() -> planner.loadTable(TABLE, false)).subscribeOn(Schedulers.parallel())
+    Throwable refused = Mono.fromCallable(() -> planner.catalog().loadTable(TABLE, false))
+        .subscribeOn(Schedulers.parallel())
         .map(table -> (Throwable) null).onErrorResume(Mono::just).block(Duration.ofSeconds(30));
     assertThat(refused).isInstanceOf(IllegalStateException.class).hasMessageContaining("non-blocking thread")
         .hasMessageContaining("loadTable()");
@@ -568,7 +581,7 @@ class CatalogCallsTest {
 
     planner.planTasks(TABLE, ScanRequest.all()).doOnNext(task -> {
       try {
-        planner.loadCredentials(TABLE, "p");
+        planner.catalog().loadCredentials(TABLE, "p");
       }
       catch (IllegalStateException expected) {
         refused.add(expected);
@@ -589,7 +602,7 @@ class CatalogCallsTest {
         .retryMaxDelay(Duration.ofSeconds(10)));
 
     long started = System.nanoTime();
-    assertThatThrownBy(() -> planner.loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
+    assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("loadTable() of db.events").hasMessageContaining("request timeout of PT0.5S");
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(4_000);
     assertThat(this.server.getRequestCount()).isEqualTo(2);
@@ -602,7 +615,8 @@ class CatalogCallsTest {
     ScanPlanner planner = planner(builder().requestTimeout(Duration.ofMillis(300)));
 
     long started = System.nanoTime();
-    assertThatThrownBy(() -> planner.loadCredentials(TABLE, null)).isExactlyInstanceOf(TransportException.class)
+    assertThatThrownBy(() -> planner.catalog().loadCredentials(TABLE, null))
+        .isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("request timeout");
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5_000);
   }
@@ -635,9 +649,9 @@ class CatalogCallsTest {
 
     Observation caller = Observation.start("caller", registry);
     caller.scoped(() -> {
-      planner.loadTable(table, true);
-      planner.loadCredentials(table, "plan-42");
-      planner.reportMetrics(table, REPORT).block();
+      planner.catalog().loadTable(table, true);
+      planner.catalog().loadCredentials(table, "plan-42");
+      planner.catalog().reportMetrics(table, REPORT).block();
     });
     caller.stop();
 

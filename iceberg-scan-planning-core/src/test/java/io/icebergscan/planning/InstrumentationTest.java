@@ -10,6 +10,7 @@ import io.icebergscan.planning.ScriptedCatalog.Gate;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
+import io.icebergscan.planning.model.Endpoint;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -247,8 +248,8 @@ class InstrumentationTest {
     assertThat(check.prefix()).isEqualTo("wh");
     assertThat(check.supportsPlanning()).isFalse();
     assertThat(check.planningEndpoints())
-        .containsEntry("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan", true)
-        .containsEntry("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks", false);
+        .containsEntry(Endpoint.SUBMIT_PLAN, true)
+        .containsEntry(Endpoint.FETCH_PLAN_TASKS, false);
   }
 
   /** A check refused on a non-blocking thread is reported as such, not as a catalog that did not answer. */

@@ -30,6 +30,7 @@ import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.model.Endpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
@@ -113,7 +114,7 @@ class PlanLifecycleTest {
     return PLAN_PATH + "/" + planId;
   }
 
-  private static String config(String... endpoints) {
+  private static String config(Endpoint... endpoints) {
     return "{\"defaults\":{},\"overrides\":{},\"endpoints\":["
         + Stream.of(endpoints).map(e -> "\"" + e + "\"").collect(Collectors.joining(",")) + "]}";
   }
@@ -478,7 +479,7 @@ class PlanLifecycleTest {
 
   @Test
   void aSubmittedPlanNeedsTheAdvertisedPollEndpoint() {
-    this.catalog.config = config(CatalogClient.SUBMIT, CatalogClient.CANCEL, CatalogClient.FETCH_TASKS);
+    this.catalog.config = config(Endpoint.SUBMIT_PLAN, Endpoint.CANCEL_PLAN, Endpoint.FETCH_PLAN_TASKS);
     this.catalog.plan(submitted("p-no-poll"));
     ScanPlanner planner = planner();
 
@@ -486,14 +487,14 @@ class PlanLifecycleTest {
         () -> planner.plan(TABLE));
 
     assertThat(failure).isNotNull();
-    assertThat(failure.endpoint()).isEqualTo("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}");
+    assertThat(failure.endpoint()).hasToString("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}");
     assertThat(failure).hasMessageContaining("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}");
     assertThat(this.catalog.pollTimes).isEmpty();
   }
 
   @Test
   void withoutTheAdvertisedDeleteEndpointAnAbandonedPlanIsNotDeleted() {
-    this.catalog.config = config(CatalogClient.SUBMIT, CatalogClient.POLL, CatalogClient.FETCH_TASKS);
+    this.catalog.config = config(Endpoint.SUBMIT_PLAN, Endpoint.FETCH_PLAN, Endpoint.FETCH_PLAN_TASKS);
     this.catalog.plan(json(200, completed("p-no-delete", List.of(), List.of("bad"))))
         .task("bad", error(500, "InternalServerError"));
     ScanPlanner withoutDelete = planner();
@@ -508,7 +509,7 @@ class PlanLifecycleTest {
 
   @Test
   void planTasksNeedTheAdvertisedTasksEndpointAndInlineTasksDoNot() {
-    this.catalog.config = config(CatalogClient.SUBMIT, CatalogClient.POLL, CatalogClient.CANCEL);
+    this.catalog.config = config(Endpoint.SUBMIT_PLAN, Endpoint.FETCH_PLAN, Endpoint.CANCEL_PLAN);
     this.catalog.plan(json(200, completed("p-inline", List.of("inline.parquet"), List.of())))
         .plan(json(200, completed("p-no-tasks", List.of("root.parquet"), List.of("t1"))))
         .task("t1", tasks(List.of("t1.parquet"), List.of()));
@@ -519,7 +520,7 @@ class PlanLifecycleTest {
         () -> planner.plan(TABLE));
 
     assertThat(failure).isNotNull();
-    assertThat(failure.endpoint()).isEqualTo("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks");
+    assertThat(failure.endpoint()).hasToString("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks");
     assertThat(this.catalog.fetchOrder).isEmpty();
     assertThat(this.catalog.requests).noneMatch(request -> request.endsWith("/tasks"));
   }
@@ -533,7 +534,7 @@ class PlanLifecycleTest {
         () -> planner.plan(TABLE));
 
     assertThat(failure).isNotNull();
-    assertThat(failure.endpoint()).isEqualTo("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan");
+    assertThat(failure.endpoint()).hasToString("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan");
     assertThat(this.catalog.requests).containsExactly("GET /v1/config");
     assertThat(this.catalog.requestsMatching("POST")).isEmpty();
   }

@@ -65,19 +65,22 @@ public final class ScanPlanningHealthIndicator extends AbstractHealthIndicator {
     if (check.prefix() != null) {
       builder.withDetail("prefix", check.prefix());
     }
-    builder.withDetail("endpoints", new TreeMap<>(check.planningEndpoints()))
+    Map<String, Boolean> endpoints = new TreeMap<>();
+    check.planningEndpoints().forEach((endpoint, advertised) -> endpoints.put(endpoint.toString(), advertised));
+    builder.withDetail("endpoints", endpoints)
         .withDetail("responseTimeMs", check.responseTime().toMillis());
     if (check.supportsPlanning()) {
       builder.up();
     }
     else {
       builder.down().withDetail("reason", "the catalog does not advertise server-side scan planning; not advertised: "
-          + missing(check.planningEndpoints()));
+          + missing(endpoints));
     }
   }
 
+  /** @param endpoints in their order as text */
   private static String missing(Map<String, Boolean> endpoints) {
-    return String.join(", ", new TreeMap<>(endpoints).entrySet().stream()
+    return String.join(", ", endpoints.entrySet().stream()
         .filter(endpoint -> !endpoint.getValue())
         .map(Map.Entry::getKey)
         .toList());

@@ -8,6 +8,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.CatalogCheck;
 import io.icebergscan.planning.OAuth2ClientCredentials;
 import io.icebergscan.planning.ScanPlan;
@@ -20,6 +21,7 @@ import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
 import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.model.Endpoint;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -55,8 +57,8 @@ class CredentialRedactionTests {
   private static final String NUMERIC_SECRET = "31415926535897932384626433832795";
   private static final TableIdentifier TABLE = TableIdentifier.of("db", "t");
   private static final String TABLE_PATH = "/v1/namespaces/db/tables/t";
-  private static final String ENDPOINTS = "{\"endpoints\":[\"" + ScanPlanner.LOAD_TABLE_ENDPOINT + "\",\""
-      + ScanPlanner.LOAD_CREDENTIALS_ENDPOINT + "\",\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan\","
+  private static final String ENDPOINTS = "{\"endpoints\":[\"" + Endpoint.LOAD_TABLE + "\",\""
+      + Endpoint.LOAD_CREDENTIALS + "\",\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan\","
       + "\"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks\"]}";
 
   @StartStop
@@ -182,12 +184,12 @@ class CredentialRedactionTests {
 
   /** What the planner is asked for, through which the answer is read. */
   enum Call {
-    CONFIG(ScanPlanner::catalogProperties),
-    LOAD_TABLE(planner -> planner.loadTable(TABLE, true)),
-    LOAD_CREDENTIALS(planner -> planner.loadCredentials(TABLE, null)),
+    CONFIG(planner -> planner.catalog().properties()),
+    LOAD_TABLE(planner -> planner.catalog().loadTable(TABLE, true)),
+    LOAD_CREDENTIALS(planner -> planner.catalog().loadCredentials(TABLE, null)),
     PLAN(planner -> planner.plan(TABLE)),
     /** The catalog's config, over OAuth2: the token endpoint answers first. */
-    WITH_OAUTH2(ScanPlanner::catalogProperties);
+    WITH_OAUTH2(planner -> planner.catalog().properties());
 
     final Function<ScanPlanner, Object> on;
 
@@ -247,6 +249,11 @@ class CredentialRedactionTests {
     @Override
     public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
       return Flux.empty();
+    }
+
+    @Override
+    public CatalogCalls catalog() {
+      throw new UnsupportedOperationException();
     }
 
     @Override

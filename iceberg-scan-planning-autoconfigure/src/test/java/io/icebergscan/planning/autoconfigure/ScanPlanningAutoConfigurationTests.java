@@ -493,6 +493,11 @@ class ScanPlanningAutoConfigurationTests {
         }
 
         @Override
+        public io.icebergscan.planning.CatalogCalls catalog() {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
         public int maxConcurrency() {
           return 1;
         }

@@ -1,4 +1,7 @@
-/** The file scan tasks a plan returns, with their data and delete files, as the REST spec defines them. */
+/**
+ * The file scan tasks a plan returns, with their data and delete files and credentials, and the catalog endpoints
+ * they come through, as the REST spec defines them.
+ */
 @NullMarked
 package io.icebergscan.planning.model;
 

@@ -20,6 +20,7 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
@@ -96,7 +97,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
    *     answer is not table metadata
    */
   public IcebergTable loadTable(TableIdentifier identifier) {
-    LoadedTable loaded = this.planner.loadTable(identifier, this.vendedCredentials);
+    LoadedTable loaded = this.planner.catalog().loadTable(identifier, this.vendedCredentials);
     TableMetadata metadata;
     try {
       metadata = TableMetadataParser.fromJson(loaded.metadataLocation(), loaded.metadataJson());
@@ -204,13 +205,13 @@ public final class IcebergScanPlanner implements AutoCloseable {
       return (credentials, planId) -> own;
     }
     // as Iceberg's client merges them: the catalog's, the application's over them, the table's over both
-    Map<String, String> properties = new LinkedHashMap<>(this.planner.catalogProperties());
+    Map<String, String> properties = new LinkedHashMap<>(this.planner.catalog().properties());
     properties.putAll(this.fileIoProperties);
     properties.putAll(table.config());
-    boolean refreshes = this.planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT);
+    boolean refreshes = this.planner.catalog().supports(Endpoint.LOAD_CREDENTIALS);
     return (credentials, planId) -> {
       Supplier<List<StorageCredential>> refresh = refreshes
-          ? () -> this.planner.loadCredentials(table.identifier(), planId) : null;
+          ? () -> this.planner.catalog().loadCredentials(table.identifier(), planId) : null;
       String owner = (planId == null ? "a plan" : "plan " + planId) + " of " + table.identifier();
       return new PlanFileIO(owner, properties, credentials, refresh, this.clock);
     };

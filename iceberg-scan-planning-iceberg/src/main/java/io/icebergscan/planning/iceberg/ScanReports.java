@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.model.Endpoint;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.iceberg.DeleteFile;
@@ -50,14 +51,14 @@ final class ScanReports {
       List<FileScanTask> tasks) {
     try {
       // the planner's discovery, made by the plan: nothing is sent here
-      if (!planner.supportsEndpoint(ScanPlanner.REPORT_METRICS_ENDPOINT)) {
+      if (!planner.catalog().supports(Endpoint.REPORT_METRICS)) {
         return;
       }
       ScanReport report = report(table, scan, plan, tasks);
       if (report == null) {
         return;
       }
-      planner.reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
+      planner.catalog().reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
           .timeout(TIMEOUT)
           .subscribe(null, failure -> failed(table, failure));
     }

@@ -1,22 +1,20 @@
 package io.icebergscan.planning.iceberg;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
+import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.CatalogCheck;
-import io.icebergscan.planning.LoadedTable;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.TaskBatch;
-import io.icebergscan.planning.model.StorageCredential;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
-/** A planner that does what a real one does, for a test to change one call of; closing it closes nothing. */
+/**
+ * A planner that does what a real one does, for a test to change one call of (its catalog's through
+ * {@link DelegatingCatalogCalls}); closing it closes nothing.
+ */
 class DelegatingPlanner implements ScanPlanner {
 
   private final ScanPlanner planner;
@@ -36,28 +34,8 @@ class DelegatingPlanner implements ScanPlanner {
   }
 
   @Override
-  public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
-    return this.planner.loadTable(table, vendedCredentials);
-  }
-
-  @Override
-  public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
-    return this.planner.loadCredentials(table, planId);
-  }
-
-  @Override
-  public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
-    return this.planner.reportMetrics(table, reportJson);
-  }
-
-  @Override
-  public boolean supportsEndpoint(String endpoint) {
-    return this.planner.supportsEndpoint(endpoint);
-  }
-
-  @Override
-  public Map<String, String> catalogProperties() {
-    return this.planner.catalogProperties();
+  public CatalogCalls catalog() {
+    return this.planner.catalog();
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
@@ -221,19 +222,26 @@ class ScanReportTests {
     final List<String> reports = new CopyOnWriteArrayList<>();
     volatile boolean failReports;
     volatile int accepted;
+    private final CatalogCalls catalog = new DelegatingCatalogCalls(planner.catalog()) {
+
+      @Override
+      public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
+        Recording.this.reports.add(reportJson);
+        if (Recording.this.failReports) {
+          return Mono.error(new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null,
+              null));
+        }
+        return super.reportMetrics(table, reportJson).doOnSuccess(done -> Recording.this.accepted++);
+      }
+    };
 
     Recording() {
       super(planner);
     }
 
     @Override
-    public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
-      this.reports.add(reportJson);
-      if (this.failReports) {
-        return Mono.error(new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null,
-            null));
-      }
-      return super.reportMetrics(table, reportJson).doOnSuccess(done -> this.accepted++);
+    public CatalogCalls catalog() {
+      return this.catalog;
     }
   }
 }

@@ -80,10 +80,10 @@ class VendedCredentialsTests {
   @Test
   void byDefaultTheCatalogVendsNothing() throws Exception {
     EmbeddedTable table = table("none");
-    assertThat(this.planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT)).isFalse();
-    assertThat(this.planner.loadTable(identifier(table), true).storageCredentials()).isEmpty();
+    assertThat(this.planner.catalog().supports(io.icebergscan.planning.model.Endpoint.LOAD_CREDENTIALS)).isFalse();
+    assertThat(this.planner.catalog().loadTable(identifier(table), true).storageCredentials()).isEmpty();
     assertThat(this.planner.plan(identifier(table), ScanRequest.all()).storageCredentials()).isEmpty();
-    assertThatThrownBy(() -> this.planner.loadCredentials(identifier(table), null))
+    assertThatThrownBy(() -> this.planner.catalog().loadCredentials(identifier(table), null))
         .isInstanceOf(UnsupportedEndpointException.class);
     assertThat(this.catalog.requestCounts().credentials()).isZero();
     // as Iceberg's servlet answers a route it does not know
@@ -96,23 +96,23 @@ class VendedCredentialsTests {
   void tableLoadsVendWhenAskedAndTheCredentialsEndpointAnswersWithOrWithoutAPlan() {
     EmbeddedTable table = table("loads");
     vend(request -> List.of(credential(location(table) + "/", "key")));
-    assertThat(this.planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT)).isTrue();
+    assertThat(this.planner.catalog().supports(io.icebergscan.planning.model.Endpoint.LOAD_CREDENTIALS)).isTrue();
 
-    assertThat(this.planner.loadTable(identifier(table), false).storageCredentials()).isEmpty();
+    assertThat(this.planner.catalog().loadTable(identifier(table), false).storageCredentials()).isEmpty();
     assertThat(this.vended).as("a load that does not ask gets none").isEmpty();
-    assertThat(this.planner.loadTable(identifier(table), true).storageCredentials())
+    assertThat(this.planner.catalog().loadTable(identifier(table), true).storageCredentials())
         .singleElement().satisfies(credential -> assertThat(credential.prefix()).isEqualTo(location(table) + "/"));
 
-    assertThat(this.planner.loadCredentials(identifier(table), null)).hasSize(1);
-    assertThat(this.planner.loadCredentials(identifier(table), "plan-7")).hasSize(1);
+    assertThat(this.planner.catalog().loadCredentials(identifier(table), null)).hasSize(1);
+    assertThat(this.planner.catalog().loadCredentials(identifier(table), "plan-7")).hasSize(1);
     assertThat(this.vended).containsExactly(
         new CredentialsRequest(Endpoint.V1_LOAD_TABLE, table.identifier(), null),
         new CredentialsRequest(Endpoint.V1_TABLE_CREDENTIALS, table.identifier(), null),
         new CredentialsRequest(Endpoint.V1_TABLE_CREDENTIALS, table.identifier(), "plan-7"));
     assertThat(this.catalog.requestCounts().credentials()).isEqualTo(2);
 
-    assertThatThrownBy(() -> this.planner.loadCredentials(io.icebergscan.planning.TableIdentifier.of(NAMESPACE,
-        "missing"), null)).isInstanceOf(NoSuchTableException.class);
+    assertThatThrownBy(() -> this.planner.catalog().loadCredentials(
+        io.icebergscan.planning.TableIdentifier.of(NAMESPACE, "missing"), null)).isInstanceOf(NoSuchTableException.class);
     assertThat(this.catalog.requestCounts().credentials()).isEqualTo(3);
   }
 
@@ -167,7 +167,7 @@ class VendedCredentialsTests {
     try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
-    Map<String, String> catalogProperties = new HashMap<>(this.planner.catalogProperties());
+    Map<String, String> catalogProperties = new HashMap<>(this.planner.catalog().properties());
     // the catalog's default FileIO, which the application's io-impl overrides
     assertThat(catalogProperties.remove("io-impl")).isNotNull();
     assertThat(catalogProperties).as("the catalog's overrides").containsKey("namespace-separator");
@@ -279,7 +279,7 @@ class VendedCredentialsTests {
     EmbeddedTable table = table("no_endpoint");
     this.catalog.credentialsEndpoint(false);
     vend(request -> List.of(expiring(location(table) + "/", "vended", EXPIRY)));
-    assertThat(this.planner.supportsEndpoint(ScanPlanner.LOAD_CREDENTIALS_ENDPOINT)).isFalse();
+    assertThat(this.planner.catalog().supports(io.icebergscan.planning.model.Endpoint.LOAD_CREDENTIALS)).isFalse();
     IcebergScanPlanner iceberg = icebergPlanner().clock(new PlanFileIOTest.TestClock(EXPIRY)).build();
     try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
       assertThat(plan.scanPlan().storageCredentials()).hasSize(1);

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.icebergscan.planning.LoadedTable;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
+import io.icebergscan.planning.model.Endpoint;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -69,7 +70,7 @@ class CatalogCallsOnEmbeddedCatalogTests {
     table.appendDataFiles(2, "day=2/id=7");
     TableMetadata expected = ((HasTableOperations) table.table()).operations().current();
 
-    LoadedTable loaded = this.planner.loadTable(PLANNER_EVENTS, true);
+    LoadedTable loaded = this.planner.catalog().loadTable(PLANNER_EVENTS, true);
     TableMetadata parsed = TableMetadataParser.fromJson(loaded.metadataJson());
 
     assertThat(loaded.metadataLocation()).isEqualTo(expected.metadataFileLocation());
@@ -94,7 +95,7 @@ class CatalogCallsOnEmbeddedCatalogTests {
     this.catalog.createNamespace("db", "sales");
 
     assertThatExceptionOfType(NoSuchTableException.class)
-        .isThrownBy(() -> this.planner.loadTable(PLANNER_EVENTS, false))
+        .isThrownBy(() -> this.planner.catalog().loadTable(PLANNER_EVENTS, false))
         .satisfies(missing -> assertThat(missing.statusCode()).isEqualTo(404));
   }
 
@@ -103,10 +104,10 @@ class CatalogCallsOnEmbeddedCatalogTests {
     EmbeddedTable table = this.catalog.createTable(EVENTS, Tables.SCHEMA, Tables.BY_DAY, 2);
     table.appendDataFiles(4, "day=1");
     ScanReport report = scanReport(table);
-    assertThat(this.planner.supportsEndpoint(ScanPlanner.REPORT_METRICS_ENDPOINT)).isTrue();
+    assertThat(this.planner.catalog().supports(Endpoint.REPORT_METRICS)).isTrue();
 
     // Iceberg's server reads the body as a ReportMetricsRequest (one it cannot read is a 500), then answers 204
-    this.planner.reportMetrics(PLANNER_EVENTS, ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report))).block();
+    this.planner.catalog().reportMetrics(PLANNER_EVENTS, ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report))).block();
 
     // (the levels are joined by the separator the catalog's config names)
     assertThat(this.answers).satisfiesExactly(config -> assertThat(config).isEqualTo("GET /v1/config 200"),

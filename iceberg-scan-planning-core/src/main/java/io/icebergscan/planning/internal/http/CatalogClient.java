@@ -39,6 +39,7 @@ import io.icebergscan.planning.internal.wire.WireTypes.CatalogConfig;
 import io.icebergscan.planning.internal.wire.WireTypes.LoadTableResult;
 import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
 import io.netty.channel.ChannelException;
 import io.netty.handler.codec.DecoderException;
@@ -70,42 +71,34 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class CatalogClient {
 
-  public static final String SUBMIT = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan";
-  public static final String POLL = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
-  public static final String CANCEL = "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}";
-  public static final String FETCH_TASKS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks";
-  public static final String LOAD_TABLE = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}";
-  public static final String LOAD_CREDENTIALS = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials";
-  public static final String REPORT_METRICS = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics";
-
   /**
    * What Apache Iceberg's client ({@code RESTSessionCatalog.DEFAULT_ENDPOINTS}) assumes of a catalog whose config
    * lists no endpoints (absent or empty): the endpoints older than the list. Neither planning nor credentials are
    * among them.
    */
-  public static final Set<String> DEFAULT_ENDPOINTS = Set.of(
-      "GET /v1/{prefix}/namespaces",
-      "GET /v1/{prefix}/namespaces/{namespace}",
-      "POST /v1/{prefix}/namespaces",
-      "POST /v1/{prefix}/namespaces/{namespace}/properties",
-      "DELETE /v1/{prefix}/namespaces/{namespace}",
-      "GET /v1/{prefix}/namespaces/{namespace}/tables",
-      LOAD_TABLE,
-      "POST /v1/{prefix}/namespaces/{namespace}/tables",
-      "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-      "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-      "POST /v1/{prefix}/tables/rename",
-      "POST /v1/{prefix}/namespaces/{namespace}/register",
-      REPORT_METRICS,
-      "POST /v1/{prefix}/transactions/commit");
+  public static final Set<Endpoint> DEFAULT_ENDPOINTS = Set.of(
+      new Endpoint("GET", "/v1/{prefix}/namespaces"),
+      new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}"),
+      new Endpoint("POST", "/v1/{prefix}/namespaces"),
+      new Endpoint("POST", "/v1/{prefix}/namespaces/{namespace}/properties"),
+      new Endpoint("DELETE", "/v1/{prefix}/namespaces/{namespace}"),
+      new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}/tables"),
+      Endpoint.LOAD_TABLE,
+      new Endpoint("POST", "/v1/{prefix}/namespaces/{namespace}/tables"),
+      new Endpoint("POST", "/v1/{prefix}/namespaces/{namespace}/tables/{table}"),
+      new Endpoint("DELETE", "/v1/{prefix}/namespaces/{namespace}/tables/{table}"),
+      new Endpoint("POST", "/v1/{prefix}/tables/rename"),
+      new Endpoint("POST", "/v1/{prefix}/namespaces/{namespace}/register"),
+      Endpoint.REPORT_METRICS,
+      new Endpoint("POST", "/v1/{prefix}/transactions/commit"));
   /** Added to the defaults, as Iceberg's client does, when the merged {@code view-endpoints-supported} is true. */
-  private static final Set<String> VIEW_ENDPOINTS = Set.of(
-      "GET /v1/{prefix}/namespaces/{namespace}/views",
-      "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
-      "POST /v1/{prefix}/namespaces/{namespace}/views",
-      "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
-      "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
-      "POST /v1/{prefix}/views/rename");
+  private static final Set<Endpoint> VIEW_ENDPOINTS = Set.of(
+      new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}/views"),
+      new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}/views/{view}"),
+      new Endpoint("POST", "/v1/{prefix}/namespaces/{namespace}/views"),
+      new Endpoint("POST", "/v1/{prefix}/namespaces/{namespace}/views/{view}"),
+      new Endpoint("DELETE", "/v1/{prefix}/namespaces/{namespace}/views/{view}"),
+      new Endpoint("POST", "/v1/{prefix}/views/rename"));
   /** The header of {@code loadTable} asking for credentials to read the table's files with. */
   private static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
@@ -134,7 +127,7 @@ public final class CatalogClient {
    *     if so configured) when the catalog listed none
    * @param properties the catalog's {@code defaults} with its {@code overrides} over them
    */
-  public record Catalog(@Nullable String prefix, String namespaceSeparator, Set<String> endpoints,
+  public record Catalog(@Nullable String prefix, String namespaceSeparator, Set<Endpoint> endpoints,
       boolean idempotencyKeys, Map<String, String> properties) {
 
     public Catalog {
@@ -142,13 +135,13 @@ public final class CatalogClient {
       properties = Map.copyOf(properties);
     }
 
-    public void require(String endpoint) {
+    public void require(Endpoint endpoint) {
       if (!supports(endpoint)) {
         throw new UnsupportedEndpointException(endpoint);
       }
     }
 
-    public boolean supports(String endpoint) {
+    public boolean supports(Endpoint endpoint) {
       return this.endpoints.contains(endpoint);
     }
   }
@@ -301,14 +294,14 @@ public final class CatalogClient {
    * its client either ({@code RESTSessionCatalog.initialize}), so a catalog that sends one is read the same way by
    * both.
    */
-  private static Set<String> endpoints(CatalogConfig config) {
+  private static Set<Endpoint> endpoints(CatalogConfig config) {
     if (config.endpoints() != null && !config.endpoints().isEmpty()) {
       return config.endpoints();
     }
     if (!"true".equalsIgnoreCase(merged(config, "view-endpoints-supported", null))) {
       return DEFAULT_ENDPOINTS;
     }
-    Set<String> withViews = new HashSet<>(DEFAULT_ENDPOINTS);
+    Set<Endpoint> withViews = new HashSet<>(DEFAULT_ENDPOINTS);
     withViews.addAll(VIEW_ENDPOINTS);
     return withViews;
   }

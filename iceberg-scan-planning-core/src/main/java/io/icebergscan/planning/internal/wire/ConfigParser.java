@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import io.icebergscan.planning.internal.wire.JsonReader.Path;
 import io.icebergscan.planning.internal.wire.WireTypes.CatalogConfig;
+import io.icebergscan.planning.model.Endpoint;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -73,26 +73,27 @@ public final class ConfigParser {
     return values;
   }
 
-  /** Odd entries (not strings, blank) are skipped: a catalog's list is tolerated as long as it is a list. */
-  private static @Nullable Set<String> endpoints(JsonReader in, JsonNode root) {
+  /**
+   * Odd entries (not strings, not a method and a path) are skipped: a catalog's list is tolerated as long as it is a
+   * list, and an endpoint it cannot name is one it does not offer.
+   */
+  private static @Nullable Set<Endpoint> endpoints(JsonReader in, JsonNode root) {
     JsonNode node = in.optional(root, "endpoints");
     if (node == null) {
       return null;
     }
     JsonNode array = in.array(node, Path.of("endpoints"));
-    Set<String> endpoints = new LinkedHashSet<>();
+    Set<Endpoint> endpoints = new LinkedHashSet<>();
     for (JsonNode entry : array) {
       if (!entry.isString()) {
         continue;
       }
-      String normalised = entry.stringValue().trim().replaceAll("\\s+", " ");
-      if (normalised.isEmpty()) {
-        continue;
+      try {
+        endpoints.add(Endpoint.parse(entry.stringValue()));
       }
-      int space = normalised.indexOf(' ');
-      endpoints.add(space < 0
-          ? normalised.toUpperCase(Locale.ROOT)
-          : normalised.substring(0, space).toUpperCase(Locale.ROOT) + normalised.substring(space));
+      catch (IllegalArgumentException notAnEndpoint) {
+        // no request of this client can need it
+      }
     }
     return endpoints;
   }

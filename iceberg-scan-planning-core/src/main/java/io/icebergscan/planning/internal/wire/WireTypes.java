@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
 import org.jspecify.annotations.Nullable;
@@ -77,12 +78,12 @@ public final class WireTypes {
   /**
    * {@code GET /v1/config}.
    *
-   * @param endpoints the advertised endpoints as {@code "<METHOD> <path>"} with single spaces, or
+   * @param endpoints the advertised endpoints, or
    *     {@code null} when the catalog sent none (then planning is not advertised)
    * @param idempotencyKeyLifetime how long the catalog honours an {@code Idempotency-Key}; {@code null} when it
    *     does not say, which per the spec means it does not support them
    */
-  public record CatalogConfig(Map<String, String> defaults, Map<String, String> overrides, @Nullable Set<String> endpoints,
+  public record CatalogConfig(Map<String, String> defaults, Map<String, String> overrides, @Nullable Set<Endpoint> endpoints,
       @Nullable Duration idempotencyKeyLifetime) {
 
     public CatalogConfig {

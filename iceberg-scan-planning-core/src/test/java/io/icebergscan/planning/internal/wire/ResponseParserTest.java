@@ -18,6 +18,7 @@ import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
 import io.icebergscan.planning.model.DataFile;
 import io.icebergscan.planning.model.DeleteFile;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileFormat;
 import io.icebergscan.planning.model.FileScanTask;
@@ -109,7 +110,7 @@ class ResponseParserTest {
           42, null, {"method": "GET"}, ["GET", "/v1/x"], "", "   ",
           "Get\\t/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
           "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks",
-          "DELETE"
+          "DELETE", "FETCH /v1/x", "GET v1/no-slash", "GET /v1/a /v1/b"
         ]
       }
       """;
@@ -951,11 +952,8 @@ class ResponseParserTest {
 
     assertThat(config.defaults()).isEqualTo(Map.of("clients", "4", "page-size", "100", "ratio", "1.5", "flag", "true"));
     assertThat(config.overrides()).isEqualTo(Map.of("prefix", "ws", "namespace-separator", "%1F"));
-    assertThat(config.endpoints()).containsExactlyInAnyOrder(
-        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
-        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
-        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks",
-        "DELETE");
+    assertThat(config.endpoints()).as("what is not a method and a path is no endpoint this client calls")
+        .containsExactlyInAnyOrder(Endpoint.SUBMIT_PLAN, Endpoint.FETCH_PLAN, Endpoint.FETCH_PLAN_TASKS);
   }
 
   @ParameterizedTest
