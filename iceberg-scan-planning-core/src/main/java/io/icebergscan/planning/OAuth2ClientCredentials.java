@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.TransportException;
-import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.CatalogErrors;
 import io.icebergscan.planning.internal.wire.JsonSyntaxErrors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -204,7 +204,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
         // no answer from the token endpoint (refused, reset, timed out): a transport failure there, not here
         .onErrorMap(failure -> !(failure instanceof OAuth2AuthorizationException),
             failure -> new TransportException("POST " + Redaction.maskUserInfo(this.registration.tokenUri())
-                + " failed: " + CatalogClient.cause(failure), null, failure));
+                + " failed: " + CatalogErrors.cause(failure), null, failure));
   }
 
   private static Mono<ClientResponse> send(ClientRequest request, ExchangeFunction next, OAuth2AccessToken token) {

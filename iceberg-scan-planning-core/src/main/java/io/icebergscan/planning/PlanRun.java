@@ -16,9 +16,10 @@ import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanFailedException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
-import io.icebergscan.planning.internal.http.CatalogClient.Catalog;
-import io.icebergscan.planning.internal.http.CatalogClient.TablePaths;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.DiscoveredCatalog;
+import io.icebergscan.planning.internal.http.PlanRequests;
+import io.icebergscan.planning.internal.http.TablePaths;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.walk.PlanTaskWalk;
 import io.icebergscan.planning.internal.wire.RequestBodies;
@@ -37,6 +38,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.context.Context;
 
 /**
  * One plan's life: discovery, submission, polling until the catalog completes it, the plan-task walk,
@@ -209,6 +211,11 @@ final class PlanRun {
     this.requests.incrementAndGet();
   }
 
+  /** The context of this plan's requests, which counts them. */
+  private Context counted(Context context) {
+    return PlanRequests.counted(context, this::sending);
+  }
+
   int planTasksFetched() {
     PlanTaskWalk walk = this.current.walk;
     return walk == null ? 0 : walk.fetchesStarted();
@@ -222,7 +229,7 @@ final class PlanRun {
   /** One submission of the plan and what follows it: its polls, its walk, and its DELETE if it is abandoned. */
   private final class Attempt {
 
-    private volatile @Nullable Catalog catalog;
+    private volatile @Nullable DiscoveredCatalog catalog;
     private volatile @Nullable TablePaths paths;
     private volatile @Nullable String planId;
     /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
@@ -234,14 +241,14 @@ final class PlanRun {
     /** Whether a stream has emitted tasks of this attempt: a stream cannot take them back. */
     private volatile boolean emitted;
 
-    Mono<ScanTasks> submit(Catalog catalog) {
+    Mono<ScanTasks> submit(DiscoveredCatalog catalog) {
       catalog.require(Endpoint.SUBMIT_PLAN);
       TablePaths tablePaths = PlanRun.this.client.paths(catalog, PlanRun.this.table.namespace(),
           PlanRun.this.table.name());
       this.catalog = catalog;
       this.paths = tablePaths;
-      return PlanRun.this.client.submit(catalog, tablePaths, PlanRun.this.planRequest, PlanRun.this.defaultResidual,
-              PlanRun.this::sending)
+      return PlanRun.this.client.submit(catalog, tablePaths, PlanRun.this.planRequest, PlanRun.this.defaultResidual)
+          .contextWrite(PlanRun.this::counted)
           .flatMap(answer -> {
             this.planId = answer.value().planId();
             return settle(answer.value(), answer.retryAfter(), 0);
@@ -277,8 +284,8 @@ final class PlanRun {
                 + " again in " + retryAfter + ", after the plan timeout of " + PlanRun.this.settings.planTimeout()));
           }
           return Mono.delay(PlanRun.this.settings.pollDelay(polls, retryAfter))
-              .then(Mono.defer(() -> PlanRun.this.client.poll(this.paths, id, PlanRun.this.defaultResidual,
-                  PlanRun.this::sending)))
+              .then(Mono.defer(() -> PlanRun.this.client.poll(this.paths, id, PlanRun.this.defaultResidual)
+                  .contextWrite(PlanRun.this::counted)))
               .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
         }
       }
@@ -320,10 +327,9 @@ final class PlanRun {
 
     private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {
       Disposable fetch = PlanRun.this.client
-          .fetchTasks(this.paths, planTask, PlanRun.this.bodies.tasks(planTask), PlanRun.this.defaultResidual,
-              PlanRun.this::sending)
+          .fetchTasks(this.paths, planTask, PlanRun.this.bodies.tasks(planTask), PlanRun.this.defaultResidual)
           .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
-          .contextWrite(context -> Instrumentation.within(context, observation))
+          .contextWrite(context -> counted(Instrumentation.within(context, observation)))
           .subscribe(tasks -> {
             Instrumentation.stopFetch(observation, Outcome.SUCCESS, null);
             callback.succeeded(tasks);
@@ -340,7 +346,7 @@ final class PlanRun {
     /** Error, timeout, a re-plan or the caller going away: a plan the catalog still holds gets one DELETE. */
     void abandon() {
       String id = this.planId;
-      Catalog known = this.catalog;
+      DiscoveredCatalog known = this.catalog;
       if (id == null || this.endedByCatalog || known == null || !known.supports(Endpoint.CANCEL_PLAN)
           || !this.abandoned.compareAndSet(false, true)) {
         return;

@@ -27,7 +27,9 @@ import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.DiscoveredCatalog;
 import io.icebergscan.planning.internal.http.RetryPolicy;
+import io.icebergscan.planning.internal.http.TablePaths;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.wire.RequestBodies;
 import io.icebergscan.planning.internal.wire.WireTypes.LoadTableResult;
@@ -298,11 +300,11 @@ final class RestScanPlanner implements ScanPlanner {
 
     @Override
     public Map<String, String> properties() {
-      return await("properties()", null, client.catalog().map(CatalogClient.Catalog::properties));
+      return await("properties()", null, client.catalog().map(DiscoveredCatalog::properties));
     }
   }
 
-  private CatalogClient.TablePaths paths(CatalogClient.Catalog catalog, TableIdentifier table) {
+  private TablePaths paths(DiscoveredCatalog catalog, TableIdentifier table) {
     return this.client.paths(catalog, table.namespace(), table.name());
   }
 
@@ -397,7 +399,7 @@ final class RestScanPlanner implements ScanPlanner {
     refuseToBlockOnANonBlockingThread("checkCatalog()", "call it from a blocking thread");
     long started = System.nanoTime();
     // the timeout is the check's own signal: block() alone cannot tell it from a block() refused for its thread
-    CatalogClient.Catalog catalog = this.client.discoverNow()
+    DiscoveredCatalog catalog = this.client.discoverNow()
         .timeout(timeout, Mono.error(() -> new TransportException("GET /v1/config got no answer within " + timeout,
             null, new TimeoutException(timeout.toString()))))
         .block();

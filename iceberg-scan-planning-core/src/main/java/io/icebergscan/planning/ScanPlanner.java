@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
 
 import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
-import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.CatalogDiscovery;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
@@ -196,7 +196,7 @@ public interface ScanPlanner extends AutoCloseable {
 
     /** A path prefix, percent-encoded as it goes into paths, to use unless the catalog's config overrides it. */
     public Builder prefix(@Nullable String prefix) {
-      if (prefix != null && !CatalogClient.usableInPath(prefix, true)) {
+      if (prefix != null && !CatalogDiscovery.usableInPath(prefix, true)) {
         throw new IllegalArgumentException("the prefix '" + prefix + "' cannot be used in a request path: "
             + "it must be percent-encoded, without '?' or '#'");
       }

@@ -13,6 +13,8 @@ import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.DiscoveredCatalog;
+import io.icebergscan.planning.internal.http.TablePaths;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -91,8 +93,8 @@ public class PerFetchOverhead {
   private WebClient webClient;
   private ExecutorService parseExecutor;
   private CatalogClient catalogClient;
-  private CatalogClient.TablePaths paths;
-  private CatalogClient.Catalog discovered;
+  private TablePaths paths;
+  private DiscoveredCatalog discovered;
   private ScanPlanner planner;
 
   @Setup(Level.Trial)
@@ -190,11 +192,10 @@ public class PerFetchOverhead {
   }
 
   private int catalogclient() {
-    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY, null, () -> {
-    }).block().value().tasks().planTasks().size();
+    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY, null).block()
+        .value().tasks().planTasks().size();
     for (int i = 0; i < this.handles; i++) {
-      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], null, () -> {
-      }).block().fileScanTasks().size();
+      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], null).block().fileScanTasks().size();
     }
     return total;
   }

@@ -17,6 +17,8 @@ public record Endpoint(String method, String path) {
   private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH");
   private static final String TABLE = "/v1/{prefix}/namespaces/{namespace}/tables/{table}";
 
+  /** The catalog's configuration: what discovery reads. Every catalog has it; none lists it. */
+  public static final Endpoint CONFIG = new Endpoint("GET", "/v1/config");
   /** Submits a scan plan: answered with tasks, plan-tasks, or a plan id to poll. */
   public static final Endpoint SUBMIT_PLAN = new Endpoint("POST", TABLE + "/plan");
   /** Polls a submitted plan by its id. */

@@ -2,11 +2,16 @@ package io.icebergscan.planning.internal.http;
 
 import java.net.ConnectException;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.netty.handler.timeout.TimeoutException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
@@ -67,6 +72,29 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
       delay = rest.retryAfter().compareTo(this.maxDelay) > 0 ? this.maxDelay : rest.retryAfter();
     }
     return delay;
+  }
+
+  /** The catalog's {@code Retry-After}: seconds or an HTTP-date (RFC 9110); anything else is ignored. */
+  public static @Nullable Duration retryAfter(HttpHeaders headers) {
+    String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String trimmed = value.trim();
+    try {
+      long seconds = Long.parseLong(trimmed);
+      return seconds < 0 ? null : Duration.ofSeconds(seconds);
+    }
+    catch (NumberFormatException notSeconds) {
+      try {
+        Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(trimmed,
+            DateTimeFormatter.RFC_1123_DATE_TIME));
+        return until.isNegative() ? Duration.ZERO : until;
+      }
+      catch (DateTimeParseException notADate) {
+        return null;
+      }
+    }
   }
 
   /**

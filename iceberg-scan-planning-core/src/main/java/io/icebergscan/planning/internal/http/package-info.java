@@ -1,6 +1,8 @@
 /**
- * Internal, with no compatibility promise: the catalog's HTTP surface (discovery, submit, poll, cancel, fetch),
- * the one place HTTP failures become typed exceptions ({@code CatalogErrors}), and the retry policy.
+ * Internal, with no compatibility promise: the catalog's HTTP surface. {@code CatalogClient} sends each call as a
+ * {@code CatalogRequest} through one exchange; {@code CatalogDiscovery} reads what a config means,
+ * {@code TablePaths} builds and encodes paths, {@code CatalogErrors} is the one place failures become typed
+ * exceptions, {@code RetryPolicy} decides what is sent again, and {@code PlanRequests} counts a plan's requests.
  */
 @NullMarked
 package io.icebergscan.planning.internal.http;
