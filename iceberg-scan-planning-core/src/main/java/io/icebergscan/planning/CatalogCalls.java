@@ -29,6 +29,15 @@ public interface CatalogCalls {
   LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials);
 
   /**
+   * Whether the table exists: {@code HEAD …/tables/{table}}, answered without loading it. A catalog that lists its
+   * endpoints without that one is asked by loading the table instead, as Apache Iceberg's client does. A 404 is
+   * {@code false}, a missing namespace included (an answer to {@code HEAD} has no body to tell them apart).
+   *
+   * @throws ScanPlanningException (a subtype) when the call fails otherwise
+   */
+  boolean tableExists(TableIdentifier table);
+
+  /**
    * Loads a table's current vended credentials ({@code GET …/tables/{table}/credentials}), e.g. to replace ones
    * that expire while the planned files are read. A catalog that lists no endpoints is refused it: what Apache
    * Iceberg's client assumes of such a catalog does not include it.

@@ -274,6 +274,13 @@ final class RestScanPlanner implements ScanPlanner {
     }
 
     @Override
+    public boolean tableExists(TableIdentifier table) {
+      Objects.requireNonNull(table, "table");
+      return await("tableExists()", table,
+          client.catalog().flatMap(catalog -> client.tableExists(catalog, paths(catalog, table))));
+    }
+
+    @Override
     public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
       Objects.requireNonNull(table, "table");
       return await("loadCredentials()", table, client.catalog().flatMap(catalog -> {

@@ -440,6 +440,39 @@ class CatalogCallsTest {
   }
 
   @Test
+  void tableExistsAsksWithHeadWhenTheCatalogListsIt() throws Exception {
+    enqueue(200, TABLE_ENDPOINTS.replace("\"endpoints\":[", "\"endpoints\":[\"" + Endpoint.TABLE_EXISTS + "\","));
+    enqueueNoContent();
+    // an answer to HEAD has no body to type it: a missing namespace reads as a missing table, as in Iceberg's client
+    this.server.enqueue(new MockResponse.Builder().code(404).build());
+    this.server.enqueue(new MockResponse.Builder().code(404).build());
+    this.server.enqueue(new MockResponse.Builder().code(500).build());
+    CatalogCalls catalog = planner().catalog();
+
+    assertThat(catalog.tableExists(TABLE)).isTrue();
+    assertThat(catalog.tableExists(TableIdentifier.of("db", "gone ü"))).isFalse();
+    assertThat(catalog.tableExists(TableIdentifier.of("nope", "t"))).isFalse();
+    assertThatThrownBy(() -> catalog.tableExists(TABLE)).isExactlyInstanceOf(RestException.class)
+        .hasMessageContaining("HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table} answered HTTP 500");
+
+    assertThat(requests()).containsExactly("GET /v1/config", "HEAD " + TABLE_PATH,
+        "HEAD /v1/namespaces/db/tables/gone%20%C3%BC", "HEAD /v1/namespaces/nope/tables/t", "HEAD " + TABLE_PATH);
+  }
+
+  @Test
+  void tableExistsLoadsTheTableWhereTheCatalogDoesNotListHead() throws Exception {
+    enqueue(200, TABLE_ENDPOINTS);
+    enqueue(200, loaded(METADATA, ""));
+    enqueue(404, error(404, "NoSuchTableException"));
+    CatalogCalls catalog = planner().catalog();
+
+    assertThat(catalog.tableExists(TABLE)).isTrue();
+    assertThat(catalog.tableExists(TABLE)).isFalse();
+
+    assertThat(requests()).containsExactly("GET /v1/config", "GET " + TABLE_PATH, "GET " + TABLE_PATH);
+  }
+
+  @Test
   void catalogPropertiesAreTheDefaultsWithTheOverridesOverThem() throws Exception {
     enqueue(200, TABLE_ENDPOINTS.replace("{\"defaults\":{},\"overrides\":{}",
         "{\"defaults\":{\"io-impl\":\"a.B\",\"s3.endpoint\":\"http://d\"},"

@@ -26,6 +26,11 @@ class DelegatingCatalogCalls implements CatalogCalls {
   }
 
   @Override
+  public boolean tableExists(TableIdentifier table) {
+    return this.calls.tableExists(table);
+  }
+
+  @Override
   public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
     return this.calls.loadCredentials(table, planId);
   }

@@ -100,6 +100,20 @@ class CatalogCallsOnEmbeddedCatalogTests {
   }
 
   @Test
+  void whetherATableExistsIsAskedWithHeadAsIcebergServesIt() {
+    this.catalog.createNamespace("db", "sales");
+    assertThat(this.planner.catalog().supports(Endpoint.TABLE_EXISTS)).isTrue();
+    assertThat(this.planner.catalog().tableExists(PLANNER_EVENTS)).isFalse();
+
+    this.catalog.createTable(EVENTS, Tables.SCHEMA, Tables.BY_DAY, 2);
+
+    assertThat(this.planner.catalog().tableExists(PLANNER_EVENTS)).isTrue();
+    assertThat(this.answers).satisfiesExactly(config -> assertThat(config).isEqualTo("GET /v1/config 200"),
+        absent -> assertThat(absent).matches("HEAD /v1/namespaces/db%[0-9A-F]{2}sales/tables/events 404"),
+        present -> assertThat(present).matches("HEAD /v1/namespaces/db%[0-9A-F]{2}sales/tables/events 204"));
+  }
+
+  @Test
   void aScanReportWrittenByIcebergIsAccepted() {
     EmbeddedTable table = this.catalog.createTable(EVENTS, Tables.SCHEMA, Tables.BY_DAY, 2);
     table.appendDataFiles(4, "day=1");
@@ -107,7 +121,8 @@ class CatalogCallsOnEmbeddedCatalogTests {
     assertThat(this.planner.catalog().supports(Endpoint.REPORT_METRICS)).isTrue();
 
     // Iceberg's server reads the body as a ReportMetricsRequest (one it cannot read is a 500), then answers 204
-    this.planner.catalog().reportMetrics(PLANNER_EVENTS, ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report))).block();
+    this.planner.catalog().reportMetrics(PLANNER_EVENTS, ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(
+        report))).block();
 
     // (the levels are joined by the separator the catalog's config names)
     assertThat(this.answers).satisfiesExactly(config -> assertThat(config).isEqualTo("GET /v1/config 200"),

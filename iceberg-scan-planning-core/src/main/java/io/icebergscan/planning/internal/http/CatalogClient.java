@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 
+import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
@@ -225,6 +226,17 @@ public final class CatalogClient {
     CatalogRequest request = to(Endpoint.LOAD_TABLE, paths.table(), paths);
     return exchange(vendedCredentials ? request.header(ACCESS_DELEGATION, "vended-credentials") : request,
         raw -> this.tables.table(raw.body));
+  }
+
+  /**
+   * {@code HEAD …/tables/{table}}: whether the table exists, without loading it; a catalog that does not list it is
+   * asked with {@code GET} instead, as Iceberg's client does. A read.
+   */
+  public Mono<Boolean> tableExists(DiscoveredCatalog catalog, TablePaths paths) {
+    Mono<Boolean> asked = catalog.supports(Endpoint.TABLE_EXISTS)
+        ? exchange(to(Endpoint.TABLE_EXISTS, paths.table(), paths), raw -> Boolean.TRUE)
+        : loadTable(paths, false).thenReturn(Boolean.TRUE);
+    return asked.onErrorResume(NoSuchTableException.class, absent -> Mono.just(Boolean.FALSE));
   }
 
   /** {@code GET …/tables/{table}/credentials[?planId=…]}: the table's current vended credentials. A read. */

@@ -39,6 +39,7 @@ public final class CatalogErrors {
       Endpoint.CANCEL_PLAN, "NoSuchPlanIdException",
       Endpoint.FETCH_PLAN_TASKS, "NoSuchPlanTaskException",
       Endpoint.LOAD_TABLE, "NoSuchTableException",
+      Endpoint.TABLE_EXISTS, "NoSuchTableException",
       Endpoint.LOAD_CREDENTIALS, "NoSuchTableException",
       Endpoint.REPORT_METRICS, "NoSuchTableException");
 
