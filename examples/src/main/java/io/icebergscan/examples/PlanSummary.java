@@ -121,7 +121,7 @@ class PlanSummary implements ApplicationRunner {
     if (this.read) {
       read(loaded, planned);
     }
-    return planned.elapsed();
+    return planned.statistics().elapsed();
   }
 
   /**
@@ -204,7 +204,8 @@ class PlanSummary implements ApplicationRunner {
           requests made        %,d
           max concurrency      %d
         """, table, plan.planId(), plan.tasks().size(), dataFiles.size(), bytes, plannedRecords(plan),
-        deleteFiles.size(), plan.planTasksFetched(), plan.walkDepth(), plan.requestsMade(), run.maxConcurrency()));
+        deleteFiles.size(), plan.statistics().planTasksFetched(), plan.statistics().walkDepth(),
+        plan.statistics().requestsMade(), run.maxConcurrency()));
     if (run.firstPlan() != null) {
       out.append(line("first plan", millis(run.firstPlan()),
           "cold: mostly class loading and JIT compilation, the embedded catalog's too"));
@@ -212,13 +213,14 @@ class PlanSummary implements ApplicationRunner {
     out.append(line("warm-up", String.format("%,d plans", run.warmUpPlans()),
         (run.warmUpPlans() == 0 ? "none: the figures below are of a cold JVM" : "each read too")
             + " (example.warm-up-plans)"));
-    out.append(line("plan time", millis(plan.elapsed()), "the measured plan, its first request to its last answer"));
+    out.append(line("plan time", millis(plan.statistics().elapsed()),
+        "the measured plan, its first request to its last answer"));
     AnsweringTime answering = run.answering();
     if (answering == null) {
       out.append("  catalog's part       (measured by the embedded demo catalog only)\n");
     }
     else {
-      Duration client = plan.elapsed().minus(answering.busy());
+      Duration client = plan.statistics().elapsed().minus(answering.busy());
       out.append(line("catalog's part", millis(answering.busy()), String.format(
           "%s of it: the catalog answering at least one of the plan's requests", percent(run.catalogShare()))));
       out.append(line("client's part", millis(client), String.format(
@@ -229,8 +231,8 @@ class PlanSummary implements ApplicationRunner {
           millis(answering.plan()), millis(answering.poll()), millis(answering.tasks()))));
       // as slept, which is longer than set: the ideal below is computed for the latency set
       out.append(line("of it latency", millis(answering.tasksLatency()), String.format(
-          "the %,d fetches' simulated waits of %,d ms (example.demo.latency-ms), as slept", plan.planTasksFetched(),
-          run.latency().toMillis())));
+          "the %,d fetches' simulated waits of %,d ms (example.demo.latency-ms), as slept",
+          plan.statistics().planTasksFetched(), run.latency().toMillis())));
     }
     Duration ideal = run.ideal();
     if (ideal == null || run.latency() == null) {
@@ -316,10 +318,10 @@ class PlanSummary implements ApplicationRunner {
      * to 1; {@code NaN} for another catalog than the demo's.
      */
     double catalogShare() {
-      if (this.answering == null || this.plan.elapsed().isZero()) {
+      if (this.answering == null || this.plan.statistics().elapsed().isZero()) {
         return Double.NaN;
       }
-      return (double) this.answering.busy().toNanos() / this.plan.elapsed().toNanos();
+      return (double) this.answering.busy().toNanos() / this.plan.statistics().elapsed().toNanos();
     }
 
     /**
@@ -327,7 +329,7 @@ class PlanSummary implements ApplicationRunner {
      * leaves out the plan call. {@code null} for another catalog than the demo's.
      */
     @Nullable Duration fanOut() {
-      return this.answering == null ? null : this.plan.elapsed().minus(this.answering.plan());
+      return this.answering == null ? null : this.plan.statistics().elapsed().minus(this.answering.plan());
     }
   }
 

@@ -61,10 +61,10 @@ class ScanPlanningExampleApplicationTests {
     assertThat(run.maxConcurrency()).isEqualTo(16);
     assertThat(run.ideal()).isEqualTo(Duration.ofMillis(7));
     assertThat(run.plan().tasks()).hasSize(400);
-    assertThat(run.plan().planTasksFetched()).isEqualTo(DemoTable.PLAN_TASKS);
+    assertThat(run.plan().statistics().planTasksFetched()).isEqualTo(DemoTable.PLAN_TASKS);
     // the fan-out is the plan less the catalog's answer to its plan call, which lies within the plan
-    assertThat(run.fanOut()).isEqualTo(run.plan().elapsed().minus(run.answering().plan()))
-        .isPositive().isLessThan(run.plan().elapsed());
+    assertThat(run.fanOut()).isEqualTo(run.plan().statistics().elapsed().minus(run.answering().plan()))
+        .isPositive().isLessThan(run.plan().statistics().elapsed());
     assertThat(output)
         .containsPattern("first plan           [0-9,]+ ms +cold: ")
         .contains("warm-up              2 plans    each read too (example.warm-up-plans)")
@@ -83,7 +83,7 @@ class ScanPlanningExampleApplicationTests {
     assertThat(answering.tasksLatency()).isGreaterThanOrEqualTo(Duration.ofMillis(DemoTable.PLAN_TASKS));
     assertThat(answering.tasks()).isGreaterThanOrEqualTo(answering.tasksLatency());
     assertThat(answering.plan()).as("Iceberg planned the scan on the server").isPositive();
-    assertThat(answering.busy()).isPositive().isLessThanOrEqualTo(run.plan().elapsed());
+    assertThat(answering.busy()).isPositive().isLessThanOrEqualTo(run.plan().statistics().elapsed());
     assertThat(run.catalogShare()).isGreaterThan(0).isLessThanOrEqualTo(1);
     assertThat(output)
         .containsPattern("catalog's part       [0-9,]+ ms +[0-9]+% of it: the catalog answering at least one of the "

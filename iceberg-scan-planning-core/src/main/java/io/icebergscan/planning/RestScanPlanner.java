@@ -206,8 +206,8 @@ final class RestScanPlanner implements ScanPlanner {
     }
     List<FileScanTask> tasks = new ArrayList<>();
     lists.forEach(tasks::addAll);
-    return new ScanPlan(run.planId(), tasks, run.storageCredentials(), run.planTasksFetched(), run.walkDepth(),
-        run.requestsMade(), run.replans(), Duration.ofNanos(System.nanoTime() - started));
+    return new ScanPlan(run.planId(), tasks, run.storageCredentials(), new PlanStatistics(run.planTasksFetched(),
+        run.walkDepth(), run.requestsMade(), run.replans(), Duration.ofNanos(System.nanoTime() - started)));
   }
 
   /** E.g. a WebFlux handler on a Reactor Netty event loop: the requests the call waits for may need that loop. */

@@ -1,6 +1,5 @@
 package io.icebergscan.planning;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,33 +8,24 @@ import io.icebergscan.planning.model.StorageCredential;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A whole plan: its file scan tasks in walk order and figures about how it was obtained.
+ * A whole plan: its file scan tasks in walk order, the credentials to read their files with, and how it was
+ * obtained.
  *
  * @param planId the catalog's id for the plan, or {@code null} when it gave none
  * @param tasks the file scan tasks in the order of the serial breadth-first walk
  * @param storageCredentials credentials the catalog vended for reading the files (may be empty)
- * @param planTasksFetched the number of distinct plan-task handles fetched
- * @param walkDepth the deepest level of plan-tasks fetched (0 when the plan needed no fetch)
- * @param requestsMade HTTP requests this plan sent: the submission, each poll and each plan-task fetch, every
- *     retry included; not the discovery a planner's plans share, nor the DELETE of an abandoned plan
- * @param replans how often the plan started over because the catalog forgot it or a handle (0 unless
- *     {@code replans} are allowed)
- * @param elapsed wall time from the first request to the last answer
+ * @param statistics what the plan fetched and sent, and how long it took
  */
 public record ScanPlan(
     @Nullable String planId,
     List<FileScanTask> tasks,
     List<StorageCredential> storageCredentials,
-    int planTasksFetched,
-    int walkDepth,
-    int requestsMade,
-    int replans,
-    Duration elapsed) {
+    PlanStatistics statistics) {
 
   public ScanPlan {
     tasks = List.copyOf(tasks);
     storageCredentials = List.copyOf(storageCredentials);
-    Objects.requireNonNull(elapsed, "elapsed");
+    Objects.requireNonNull(statistics, "statistics");
   }
 
   /**

@@ -122,9 +122,9 @@ class ConcurrentWalkTest {
     ScanPlan result = plan.join();
     assertThat(TestTasks.paths(result.tasks())).containsExactly("root.parquet", "slow.parquet", "fast.parquet",
         "sc.parquet", "fc1.parquet", "fc2.parquet", "gc.parquet");
-    assertThat(result.planTasksFetched()).isEqualTo(6);
-    assertThat(result.walkDepth()).isEqualTo(3);
-    assertThat(result.requestsMade()).isEqualTo(7);
+    assertThat(result.statistics().planTasksFetched()).isEqualTo(6);
+    assertThat(result.statistics().walkDepth()).isEqualTo(3);
+    assertThat(result.statistics().requestsMade()).isEqualTo(7);
   }
 
   @Test

@@ -151,8 +151,8 @@ class PlanLifecycleTest {
     assertThat(this.catalog.pollTimes).hasSize(3);
     assertThat(pollsOf("plan-42")).hasSize(3);
     // submit + 3 polls + 1 fetch; discovery is not the plan's
-    assertThat(plan.requestsMade()).isEqualTo(5);
-    assertThat(plan.planTasksFetched()).isEqualTo(1);
+    assertThat(plan.statistics().requestsMade()).isEqualTo(5);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(1);
     assertThat(this.catalog.requests).hasSize(1 + 5);
     assertThat(this.catalog.deletes).isEmpty();
 

@@ -63,7 +63,7 @@ class ReplanTest {
 
     assertThat(TestTasks.paths(plan.tasks())).containsExactly("second-root", "second-a1", "second-a2");
     assertThat(plan.planId()).isEqualTo("second");
-    assertThat(plan.replans()).isEqualTo(1);
+    assertThat(plan.statistics().replans()).isEqualTo(1);
     this.catalog.awaitDeletes(1);
     assertThat(this.catalog.deletes).containsExactly("/v1/namespaces/db/tables/t/plan/first");
     assertThat(this.catalog.submissions).hasSize(2);
@@ -105,7 +105,7 @@ class ReplanTest {
     ScanPlan plan = planner.plan(TABLE);
 
     assertThat(TestTasks.paths(plan.tasks())).containsExactly("root");
-    assertThat(plan.replans()).isEqualTo(1);
+    assertThat(plan.statistics().replans()).isEqualTo(1);
   }
 
   @Test

@@ -242,7 +242,7 @@ class RetryTest {
     ScanPlan plan = planner(3, Duration.ofMillis(50)).plan(TABLE);
 
     assertThat(TestTasks.paths(plan.tasks())).containsExactly("a.parquet");
-    assertThat(plan.planTasksFetched()).isEqualTo(1);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(1);
     List<RecordedRequest> requests = requests();
     assertThat(requests.get(2).getBody().utf8()).isEqualTo(requests.get(3).getBody().utf8()).contains("h1");
     assertThat(requests.get(2).getHeaders().get("Idempotency-Key"))
@@ -263,6 +263,6 @@ class RetryTest {
     List<RecordedRequest> requests = requests();
     assertThat(requests).hasSize(5);
     assertThat(requests.get(0).getTarget()).isEqualTo("/v1/config");
-    assertThat(plan.requestsMade()).as("all but the discovery").isEqualTo(4);
+    assertThat(plan.statistics().requestsMade()).as("all but the discovery").isEqualTo(4);
   }
 }

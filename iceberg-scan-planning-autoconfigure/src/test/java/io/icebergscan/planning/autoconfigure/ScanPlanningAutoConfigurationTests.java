@@ -161,7 +161,7 @@ class ScanPlanningAutoConfigurationTests {
     this.runner.withPropertyValues(uri(), "iceberg.rest.scan-planning.replans=1").run(context -> {
       ScanPlan plan = context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t"));
       assertThat(plan.planId()).isEqualTo("second");
-      assertThat(plan.replans()).isEqualTo(1);
+      assertThat(plan.statistics().replans()).isEqualTo(1);
     });
   }
 

@@ -58,7 +58,8 @@ final class ScanReports {
       if (report == null) {
         return;
       }
-      planner.catalog().reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
+      planner.catalog()
+          .reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
           .timeout(TIMEOUT)
           .subscribe(null, failure -> failed(table, failure));
     }
@@ -107,7 +108,7 @@ final class ScanReports {
       }
     }
     ImmutableScanMetricsResult metrics = ImmutableScanMetricsResult.builder()
-        .totalPlanningDuration(TimerResult.of(TimeUnit.NANOSECONDS, plan.elapsed(), 1))
+        .totalPlanningDuration(TimerResult.of(TimeUnit.NANOSECONDS, plan.statistics().elapsed(), 1))
         .resultDataFiles(count(tasks.size()))
         .resultDeleteFiles(count(deleteFiles))
         .totalFileSizeInBytes(CounterResult.of(MetricsContext.Unit.BYTES, dataBytes))
@@ -128,9 +129,9 @@ final class ScanReports {
             .toList())
         .scanMetrics(metrics)
         .putMetadata("planner", "iceberg-scan-planning")
-        .putMetadata("plan-tasks-fetched", Integer.toString(plan.planTasksFetched()))
-        .putMetadata("requests-made", Integer.toString(plan.requestsMade()))
-        .putMetadata("replans", Integer.toString(plan.replans()))
+        .putMetadata("plan-tasks-fetched", Integer.toString(plan.statistics().planTasksFetched()))
+        .putMetadata("requests-made", Integer.toString(plan.statistics().requestsMade()))
+        .putMetadata("replans", Integer.toString(plan.statistics().replans()))
         .build();
   }
 

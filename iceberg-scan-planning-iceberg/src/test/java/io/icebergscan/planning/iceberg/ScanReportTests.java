@@ -103,10 +103,12 @@ class ScanReportTests {
       assertThat(report.scanMetrics().dvs().value()).isEqualTo(1);
       assertThat(report.scanMetrics().totalFileSizeInBytes().value())
           .isEqualTo(plan.tasks().stream().mapToLong(task -> task.file().fileSizeInBytes()).sum());
-      assertThat(report.scanMetrics().totalPlanningDuration().totalDuration()).isEqualTo(plan.scanPlan().elapsed());
+      assertThat(report.scanMetrics().totalPlanningDuration().totalDuration())
+          .isEqualTo(plan.scanPlan().statistics().elapsed());
       assertThat(report.scanMetrics().totalDataManifests()).as("the server's to know").isNull();
       assertThat(report.metadata()).containsEntry("plan-tasks-fetched",
-          Integer.toString(plan.scanPlan().planTasksFetched())).containsEntry("planner", "iceberg-scan-planning");
+          Integer.toString(plan.scanPlan().statistics().planTasksFetched()))
+              .containsEntry("planner", "iceberg-scan-planning");
       // and Apache Iceberg's server took it: the recording planner sent it through the real one, which fails on
       // anything but a 2xx
       await().atMost(Duration.ofSeconds(10)).until(() -> this.recording.accepted == 1);

@@ -44,7 +44,7 @@ class AnsweringTimeTests {
 
       RequestCounts counts = this.catalog.requestCounts();
       AnsweringTime time = counts.answering();
-      assertThat(counts.tasks()).isEqualTo(plan.planTasksFetched()).isEqualTo(4 + 16);
+      assertThat(counts.tasks()).isEqualTo(plan.statistics().planTasksFetched()).isEqualTo(4 + 16);
       // each fetch waits out the whole latency, and its time holds its wait
       Duration latencies = LATENCY.multipliedBy(counts.tasks());
       assertThat(time.tasksLatency()).isGreaterThanOrEqualTo(latencies);
@@ -57,7 +57,7 @@ class AnsweringTimeTests {
       // answer's time ends before the client has it, so at most that many overlap; and it all happened within the
       // client's call.
       assertThat(time.busy()).isGreaterThanOrEqualTo(latencies.dividedBy(MAX_CONCURRENCY)).isLessThanOrEqualTo(wall)
-          .isLessThanOrEqualTo(plan.elapsed());
+          .isLessThanOrEqualTo(plan.statistics().elapsed());
     }
   }
 

@@ -132,9 +132,9 @@ class CompatibilityTests {
 
     assertIcebergsLocalOrder(plan, table, scan -> scan);
     assertThat(plan.planId()).startsWith("sync-");
-    assertThat(plan.planTasksFetched()).isZero();
-    assertThat(plan.walkDepth()).isZero();
-    assertThat(plan.requestsMade()).isEqualTo(1);
+    assertThat(plan.statistics().planTasksFetched()).isZero();
+    assertThat(plan.statistics().walkDepth()).isZero();
+    assertThat(plan.statistics().requestsMade()).isEqualTo(1);
     assertThat(CATALOG.requestCounts()).extracting(RequestCounts::plan, RequestCounts::poll, RequestCounts::tasks,
         RequestCounts::cancel).containsExactly(1, 0, 0, 0);
   }
@@ -160,9 +160,9 @@ class CompatibilityTests {
     assertThat(counts.poll()).isPositive();
     // 10 tasks, 3 a response: 3 in the completed poll, then a chain of 3, 3 and 1.
     assertThat(counts.tasks()).isEqualTo(3);
-    assertThat(plan.planTasksFetched()).isEqualTo(3);
-    assertThat(plan.walkDepth()).isEqualTo(3);
-    assertThat(plan.requestsMade()).isEqualTo(counts.plan() + counts.poll() + counts.tasks());
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(3);
+    assertThat(plan.statistics().walkDepth()).isEqualTo(3);
+    assertThat(plan.statistics().requestsMade()).isEqualTo(counts.plan() + counts.poll() + counts.tasks());
     // A plan walked to its end is not cancelled (Iceberg's client sends a DELETE all the same).
     assertThat(counts.cancel()).isZero();
   }
@@ -178,8 +178,8 @@ class CompatibilityTests {
 
     assertIcebergsLocalOrder(plan, table, scan -> scan);
     // 2 tasks in the plan response, then plan-tasks of 2, 2, 2, 2 and 1, each naming the next.
-    assertThat(plan.planTasksFetched()).isEqualTo(5);
-    assertThat(plan.walkDepth()).isEqualTo(5);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(5);
+    assertThat(plan.statistics().walkDepth()).isEqualTo(5);
     assertThat(CATALOG.requestCounts().tasks()).isEqualTo(5);
     // A chain has width 1 whatever the limit.
     assertThat(CATALOG.requestCounts().maxConcurrentTasks()).isEqualTo(1);
@@ -196,8 +196,8 @@ class CompatibilityTests {
     ScanPlan plan = plan(limit, table, ScanRequest.all());
 
     assertIcebergsLocalOrder(plan, table, scan -> scan);
-    assertThat(plan.planTasksFetched()).isEqualTo(16);
-    assertThat(plan.walkDepth()).isEqualTo(1);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(16);
+    assertThat(plan.statistics().walkDepth()).isEqualTo(1);
     assertThat(CATALOG.requestCounts().tasks()).isEqualTo(16);
     int inFlight = CATALOG.requestCounts().maxConcurrentTasks();
     assertThat(inFlight).isBetween(1, Math.min(limit, 16));
@@ -228,8 +228,8 @@ class CompatibilityTests {
     ScanPlan plan = plan(limit, table, ScanRequest.all());
 
     assertIcebergsLocalOrder(plan, table, scan -> scan);
-    assertThat(plan.planTasksFetched()).isEqualTo(planTasks);
-    assertThat(plan.walkDepth()).isEqualTo(depth);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(planTasks);
+    assertThat(plan.statistics().walkDepth()).isEqualTo(depth);
     assertThat(CATALOG.requestCounts().tasks()).isEqualTo(planTasks);
     assertThat(CATALOG.requestCounts().maxConcurrentTasks()).isBetween(1, limit);
   }
@@ -631,7 +631,8 @@ class CompatibilityTests {
     assertIcebergsLocalOrder(dottedPlan, dotted, scan -> scan);
     assertThat(nestedPlan.tasks()).hasSize(5);
     assertThat(dottedPlan.tasks()).hasSize(3);
-    assertThat(nestedPlan.planTasksFetched() + dottedPlan.planTasksFetched()).isEqualTo(2 + 1);
+    assertThat(nestedPlan.statistics().planTasksFetched() + dottedPlan.statistics().planTasksFetched())
+        .isEqualTo(2 + 1);
   }
 
   // ---------------------------------------------------------------------------------------------

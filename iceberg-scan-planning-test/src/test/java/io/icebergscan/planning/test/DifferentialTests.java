@@ -336,7 +336,7 @@ class DifferentialTests {
           .containsExactlyElementsOf(locally);
     }
     // The same plan-tasks were fetched, each once, within our limit; a plan read to its end is not cancelled.
-    assertThat(ours.tasks()).isEqualTo(iceberg.requests().tasks()).isEqualTo(plan.planTasksFetched());
+    assertThat(ours.tasks()).isEqualTo(iceberg.requests().tasks()).isEqualTo(plan.statistics().planTasksFetched());
     assertThat(ours.maxConcurrentTasks()).isLessThanOrEqualTo(limit);
     assertThat(ours.plan()).isEqualTo(1);
     assertThat(ours.cancel()).isZero();

@@ -38,7 +38,7 @@ class EmbeddedCatalogConnectionDetailsTests {
     ScanPlan plan = this.planner.plan(TableIdentifier.of("db", "events"));
 
     assertThat(plan.tasks()).hasSize(12);
-    assertThat(plan.planTasksFetched()).isEqualTo(2 + 4);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(2 + 4);
     assertThat(this.catalog.requestCounts().tasks()).isEqualTo(2 + 4);
   }
 

@@ -43,8 +43,8 @@ class ScanPlannerOnEmbeddedCatalogTests {
     assertThat(Tables.views(plan.tasks())).hasSize(35).containsExactlyInAnyOrderElementsOf(icebergClient)
         .containsExactlyInAnyOrderElementsOf(Tables.plannedLocally(table, scan -> scan));
     assertThat(this.catalog.requestCounts().tasks()).isEqualTo(4 + 16);
-    assertThat(plan.planTasksFetched()).isEqualTo(4 + 16);
-    assertThat(plan.walkDepth()).isEqualTo(2);
+    assertThat(plan.statistics().planTasksFetched()).isEqualTo(4 + 16);
+    assertThat(plan.statistics().walkDepth()).isEqualTo(2);
   }
 
   @Test
