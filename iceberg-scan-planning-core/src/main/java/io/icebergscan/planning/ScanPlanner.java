@@ -16,14 +16,12 @@ import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.http.CatalogDiscovery;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.model.FileScanTask;
-import io.icebergscan.planning.model.StorageCredential;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 
 /**

@@ -29,7 +29,6 @@ import io.icebergscan.planning.exceptions.PlanFailedException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
-import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.model.Endpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
