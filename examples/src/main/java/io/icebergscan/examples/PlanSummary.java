@@ -216,6 +216,7 @@ class PlanSummary implements ApplicationRunner {
     out.append(line("plan time", millis(plan.statistics().elapsed()),
         "the measured plan, its first request to its last answer"));
     AnsweringTime answering = run.answering();
+    Duration latency = run.latency();
     if (answering == null) {
       out.append("  catalog's part       (measured by the embedded demo catalog only)\n");
     }
@@ -230,24 +231,26 @@ class PlanSummary implements ApplicationRunner {
           "its answers each in full, overlapping ones too: plan call %s, polls %s, /tasks %s",
           millis(answering.plan()), millis(answering.poll()), millis(answering.tasks()))));
       // as slept, which is longer than set: the ideal below is computed for the latency set
-      out.append(line("of it latency", millis(answering.tasksLatency()), String.format(
-          "the %,d fetches' simulated waits of %,d ms (example.demo.latency-ms), as slept",
-          plan.statistics().planTasksFetched(), run.latency().toMillis())));
+      if (latency != null) {
+        out.append(line("of it latency", millis(answering.tasksLatency()), String.format(
+            "the %,d fetches' simulated waits of %,d ms (example.demo.latency-ms), as slept",
+            plan.statistics().planTasksFetched(), latency.toMillis())));
+      }
     }
     Duration ideal = run.ideal();
-    if (ideal == null || run.latency() == null) {
+    if (ideal == null || latency == null) {
       out.append("  ideal                (known for the demo catalog's plan-task tree only)\n");
     }
     else {
       Duration fanOut = run.fanOut();
-      if (fanOut != null) {
+      if (fanOut != null && answering != null) {
         String ratio = ideal.isZero() ? "" : String.format("%.2fx the ideal: ", (double) fanOut.toNanos() / ideal.toNanos());
         out.append(line("fan-out time", millis(fanOut), ratio + "the plan time less the catalog's "
-            + millis(run.answering().plan()) + " answering the plan call"));
+            + millis(answering.plan()) + " answering the plan call"));
       }
       out.append(line("ideal", millis(ideal), String.format("%,d plan-tasks in a tree of %s at %d ms a fetch, %d in "
           + "flight", DemoTable.PLAN_TASKS, DemoTable.FAN_OUT_LEVELS.stream().map(String::valueOf)
-              .collect(Collectors.joining(" / ")), run.latency().toMillis(), run.maxConcurrency())));
+              .collect(Collectors.joining(" / ")), latency.toMillis(), run.maxConcurrency())));
     }
     return out.toString();
   }

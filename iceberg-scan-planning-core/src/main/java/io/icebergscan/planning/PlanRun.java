@@ -3,6 +3,7 @@ package io.icebergscan.planning;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -163,7 +164,7 @@ final class PlanRun {
     return Flux.defer(() -> {
       Attempt attempt = new Attempt();
       this.current = attempt;
-      Flux<List<FileScanTask>> tasks = this.client.catalog().flatMap(attempt::submit).flatMapMany(attempt::walk);
+      Flux<List<FileScanTask>> tasks = this.client.catalog().flatMapMany(attempt::run);
       if (replansLeft > 0) {
         tasks = this.wholePlan
             // one attempt's whole result or none of it: a plan that starts over returns nothing of the one before
@@ -229,8 +230,8 @@ final class PlanRun {
   /** One submission of the plan and what follows it: its polls, its walk, and its DELETE if it is abandoned. */
   private final class Attempt {
 
-    private volatile @Nullable DiscoveredCatalog catalog;
-    private volatile @Nullable TablePaths paths;
+    /** Where the plan was submitted: set once, before the submission is sent. */
+    private volatile @Nullable Target target;
     private volatile @Nullable String planId;
     /** The catalog ended the plan itself (failed or cancelled): nothing to clean up. */
     private volatile boolean endedByCatalog;
@@ -241,22 +242,25 @@ final class PlanRun {
     /** Whether a stream has emitted tasks of this attempt: a stream cannot take them back. */
     private volatile boolean emitted;
 
-    Mono<ScanTasks> submit(DiscoveredCatalog catalog) {
+    /** Submits the plan, follows it until it is completed, and walks its plan-tasks. */
+    Flux<List<FileScanTask>> run(DiscoveredCatalog catalog) {
       catalog.require(Endpoint.SUBMIT_PLAN);
-      TablePaths tablePaths = PlanRun.this.client.paths(catalog, PlanRun.this.table.namespace(),
-          PlanRun.this.table.name());
-      this.catalog = catalog;
-      this.paths = tablePaths;
-      return PlanRun.this.client.submit(catalog, tablePaths, PlanRun.this.planRequest, PlanRun.this.defaultResidual)
+      Target submitted = new Target(catalog, PlanRun.this.client.paths(catalog, PlanRun.this.table.namespace(),
+          PlanRun.this.table.name()));
+      this.target = submitted;
+      return PlanRun.this.client
+          .submit(catalog, submitted.paths(), PlanRun.this.planRequest, PlanRun.this.defaultResidual)
           .contextWrite(PlanRun.this::counted)
           .flatMap(answer -> {
             this.planId = answer.value().planId();
-            return settle(answer.value(), answer.retryAfter(), 0);
-          });
+            return settle(submitted, answer.value(), answer.retryAfter(), 0);
+          })
+          .flatMapMany(root -> walk(submitted, root));
     }
 
     /** Follows the plan's status until it is completed, polling while it is submitted. */
-    private Mono<ScanTasks> settle(PlanningResult result, @Nullable Duration retryAfter, int polls) {
+    private Mono<ScanTasks> settle(Target submitted, PlanningResult result, @Nullable Duration retryAfter,
+        int polls) {
       TableIdentifier table = PlanRun.this.table;
       switch (result.status()) {
         case COMPLETED -> {
@@ -275,8 +279,9 @@ final class PlanRun {
           return Mono.error(new PlanCancelledException("the catalog cancelled plan " + this.planId + " of " + table));
         }
         default -> {
-          String id = this.planId;
-          this.catalog.require(Endpoint.FETCH_PLAN);
+          // a submission the catalog did not answer as completed carries the id to poll (PlanResultParser)
+          String id = Objects.requireNonNull(this.planId);
+          submitted.catalog().require(Endpoint.FETCH_PLAN);
           long left = PlanRun.this.deadline - System.nanoTime();
           if (retryAfter != null && retryAfter.compareTo(Duration.ofNanos(left)) > 0) {
             // A Retry-After past the deadline (even one too long for Mono.delay's nanoseconds): waiting cannot help.
@@ -284,19 +289,20 @@ final class PlanRun {
                 + " again in " + retryAfter + ", after the plan timeout of " + PlanRun.this.settings.planTimeout()));
           }
           return Mono.delay(PlanRun.this.settings.pollDelay(polls, retryAfter))
-              .then(Mono.defer(() -> PlanRun.this.client.poll(this.paths, id, PlanRun.this.defaultResidual)
+              .then(Mono.defer(() -> PlanRun.this.client.poll(submitted.paths(), id, PlanRun.this.defaultResidual)
                   .contextWrite(PlanRun.this::counted)))
-              .flatMap(answer -> settle(answer.value(), answer.retryAfter(), polls + 1));
+              .flatMap(answer -> settle(submitted, answer.value(), answer.retryAfter(), polls + 1));
         }
       }
     }
 
-    Flux<List<FileScanTask>> walk(ScanTasks root) {
+    private Flux<List<FileScanTask>> walk(Target submitted, ScanTasks root) {
       if (!root.planTasks().isEmpty()) {
-        this.catalog.require(Endpoint.FETCH_PLAN_TASKS);
+        submitted.catalog().require(Endpoint.FETCH_PLAN_TASKS);
       }
+      PlanTaskWalk.Fetcher fetcher = (planTask, callback) -> fetch(submitted.paths(), planTask, callback);
       return Flux.create(sink -> {
-        PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, this::fetch, new PlanTaskWalk.Listener() {
+        PlanTaskWalk planTaskWalk = new PlanTaskWalk(root, fetcher, new PlanTaskWalk.Listener() {
           @Override
           public void onTasks(List<FileScanTask> tasks) {
             sink.next(tasks);
@@ -319,15 +325,16 @@ final class PlanRun {
       });
     }
 
-    private Runnable fetch(String planTask, PlanTaskWalk.Callback callback) {
+    private Runnable fetch(TablePaths paths, String planTask, PlanTaskWalk.Callback callback) {
       Observation observation = PlanRun.this.instrumentation.startFetch(PlanRun.this.table, planTask,
           PlanRun.this.observation);
-      return Instrumentation.withinScope(observation, () -> subscribe(planTask, callback, observation));
+      return Instrumentation.withinScope(observation, () -> subscribe(paths, planTask, callback, observation));
     }
 
-    private Runnable subscribe(String planTask, PlanTaskWalk.Callback callback, Observation observation) {
+    private Runnable subscribe(TablePaths paths, String planTask, PlanTaskWalk.Callback callback,
+        Observation observation) {
       Disposable fetch = PlanRun.this.client
-          .fetchTasks(this.paths, planTask, PlanRun.this.bodies.tasks(planTask), PlanRun.this.defaultResidual)
+          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask), PlanRun.this.defaultResidual)
           .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
           .contextWrite(context -> counted(Instrumentation.within(context, observation)))
           .subscribe(tasks -> {
@@ -346,13 +353,17 @@ final class PlanRun {
     /** Error, timeout, a re-plan or the caller going away: a plan the catalog still holds gets one DELETE. */
     void abandon() {
       String id = this.planId;
-      DiscoveredCatalog known = this.catalog;
-      if (id == null || this.endedByCatalog || known == null || !known.supports(Endpoint.CANCEL_PLAN)
+      Target submitted = this.target;
+      if (id == null || this.endedByCatalog || submitted == null || !submitted.catalog().supports(Endpoint.CANCEL_PLAN)
           || !this.abandoned.compareAndSet(false, true)) {
         return;
       }
-      PlanRun.this.client.cancelInBackground(this.paths, id, PlanRun.this.settings.cancelTimeout());
+      PlanRun.this.client.cancelInBackground(submitted.paths(), id, PlanRun.this.settings.cancelTimeout());
     }
+  }
+
+  /** The catalog a plan was submitted to and its table's paths there. */
+  private record Target(DiscoveredCatalog catalog, TablePaths paths) {
   }
 
   /**

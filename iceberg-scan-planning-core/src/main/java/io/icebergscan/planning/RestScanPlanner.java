@@ -92,8 +92,9 @@ final class RestScanPlanner implements ScanPlanner {
     this.settings = settings;
     this.instrumentation = instrumentation;
     this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
-    this.ownedExecutor = connection.executor() == null ? defaultExecutor(settings.maxConcurrency()) : null;
-    Executor delegate = connection.executor() != null ? connection.executor() : this.ownedExecutor;
+    Executor given = connection.executor();
+    this.ownedExecutor = given == null ? defaultExecutor(settings.maxConcurrency()) : null;
+    Executor delegate = given != null ? given : Objects.requireNonNull(this.ownedExecutor);
     this.scheduler = Schedulers.fromExecutor(task -> delegate.execute(() -> {
       ON_PLANNER_THREAD.set(Boolean.TRUE);
       // Reactor does not signal JVM-fatal errors (OutOfMemoryError...) downstream: it rethrows them and
@@ -202,7 +203,7 @@ final class RestScanPlanner implements ScanPlanner {
       throw new PlanCancelledException("planning " + table + " was interrupted");
     }
     catch (ExecutionException failed) {
-      throw rethrown(failed.getCause());
+      throw rethrown(failed);
     }
     List<FileScanTask> tasks = new ArrayList<>();
     lists.forEach(tasks::addAll);
@@ -228,7 +229,8 @@ final class RestScanPlanner implements ScanPlanner {
     }
   }
 
-  private static RuntimeException rethrown(Throwable failure) {
+  private static RuntimeException rethrown(ExecutionException failed) {
+    Throwable failure = failed.getCause() != null ? failed.getCause() : failed;
     if (failure instanceof RuntimeException unchecked) {
       return unchecked;
     }
@@ -363,7 +365,7 @@ final class RestScanPlanner implements ScanPlanner {
       throw new ScanPlanningException(what + " was interrupted", null, interrupted);
     }
     catch (ExecutionException failed) {
-      throw rethrown(failed.getCause());
+      throw rethrown(failed);
     }
   }
 
@@ -410,6 +412,7 @@ final class RestScanPlanner implements ScanPlanner {
         .timeout(timeout, Mono.error(() -> new TransportException("GET /v1/config got no answer within " + timeout,
             null, new TimeoutException(timeout.toString()))))
         .block();
+    Objects.requireNonNull(catalog, "discovery completed without a catalog");
     Duration responseTime = Duration.ofNanos(System.nanoTime() - started);
     Map<Endpoint, Boolean> endpoints = new LinkedHashMap<>();
     for (Endpoint endpoint : List.of(Endpoint.SUBMIT_PLAN, Endpoint.FETCH_PLAN, Endpoint.CANCEL_PLAN,

@@ -1,6 +1,8 @@
 package io.icebergscan.planning.autoconfigure;
 
 import io.icebergscan.planning.OAuth2ClientCredentials;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -21,19 +23,22 @@ final class CatalogOAuth2 {
 
   /** @param catalogUri the catalog's base URI, whose {@code /v1/oauth/tokens} is the default token endpoint */
   static ExchangeFilterFunction filter(IcebergRestProperties.OAuth2 oauth2, String catalogUri,
-      ClassLoader classLoader) {
+      @Nullable ClassLoader classLoader) {
     if (!ClassUtils.isPresent(SPRING_SECURITY_OAUTH2_CLIENT, classLoader)) {
       throw new IllegalStateException("iceberg.rest.oauth2.client-id is set, but Spring Security's OAuth2 client is "
           + "not on the classpath: add the dependency org.springframework.security:spring-security-oauth2-client");
     }
     UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.oauth2.client-id", oauth2.clientId());
     UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.oauth2.client-secret", oauth2.clientSecret());
+    // the caller checked the id, and IcebergRestProperties.OAuth2 refuses an id without a secret
+    String clientId = Objects.requireNonNull(oauth2.clientId());
+    String clientSecret = Objects.requireNonNull(oauth2.clientSecret());
     PropertyMapper map = PropertyMapper.get();
     String tokenUri = oauth2.tokenUri() != null ? oauth2.tokenUri()
         : catalogUri.replaceAll("/+$", "") + "/v1/oauth/tokens";
     OAuth2ClientCredentials.Builder builder = OAuth2ClientCredentials.builder()
-        .clientId(oauth2.clientId())
-        .clientSecret(oauth2.clientSecret())
+        .clientId(clientId)
+        .clientSecret(clientSecret)
         .secretInBody(oauth2.secretInBody())
         // not through set(…): the refusal would quote the value, and a URI may hold credentials
         .tokenUri(tokenUri);

@@ -3,6 +3,7 @@ package io.icebergscan.planning.exceptions;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.lang.Contract;
 
 /**
  * The one way this project keeps credentials out of text it shows: the user info of every URI in the text
@@ -21,6 +22,7 @@ public final class Redaction {
   }
 
   /** {@code text} with the user info of every URI in it masked; {@code null} stays {@code null}. */
+  @Contract("null -> null; !null -> !null")
   public static @Nullable String maskUserInfo(@Nullable String text) {
     return text == null ? null : USER_INFO.matcher(text).replaceAll("$1" + MASK + "@");
   }

@@ -70,8 +70,9 @@ public final class IcebergScanPlanner implements AutoCloseable {
     this.splitSize = builder.splitSize;
     this.scanReports = builder.scanReports;
     this.clock = builder.clock;
-    this.ownedExecutor = builder.readExecutor == null ? readingPool(builder.readConcurrency) : null;
-    this.reading = new ScanRows.Reading(builder.readExecutor != null ? builder.readExecutor : this.ownedExecutor,
+    Executor given = builder.readExecutor;
+    this.ownedExecutor = given == null ? readingPool(builder.readConcurrency) : null;
+    this.reading = new ScanRows.Reading(given != null ? given : Objects.requireNonNull(this.ownedExecutor),
         builder.readConcurrency);
   }
 

@@ -3,6 +3,7 @@ package io.icebergscan.planning.iceberg;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -155,7 +156,8 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      return this.rows.poll();
+      // hasNext() left a batch with a row in it
+      return Objects.requireNonNull(this.rows).poll();
     }
 
     /** Rows taken from the pipeline and not handed out yet are dropped: after a close, only the end or a failure. */

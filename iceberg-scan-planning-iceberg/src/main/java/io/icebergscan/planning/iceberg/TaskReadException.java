@@ -21,7 +21,7 @@ public final class TaskReadException extends ScanPlanningException {
   }
 
   private static String describe(Throwable cause) {
-    return cause instanceof TaskReadException ? cause.getMessage()
+    return cause instanceof TaskReadException ? String.valueOf(cause.getMessage())
         : cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
   }
 }

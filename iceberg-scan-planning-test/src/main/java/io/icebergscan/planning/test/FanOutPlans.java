@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,12 +59,13 @@ final class FanOutPlans {
       if (!path.isEmpty()) {
         String handle = planId + "-" + path.stream().map(String::valueOf).collect(Collectors.joining("."));
         handles.put(path, handle);
-        children.get(path.subList(0, path.size() - 1)).add(handle);
+        // breadth-first: a node's parent came before it
+        Objects.requireNonNull(children.get(path.subList(0, path.size() - 1))).add(handle);
       }
     }
     long n = tasks.size();
     long m = paths.size();
-    Node root = null;
+    @Nullable Node root = null;
     List<String> allHandles = new ArrayList<>();
     for (int i = 0; i < paths.size(); i++) {
       List<Integer> path = paths.get(i);
@@ -78,7 +80,8 @@ final class FanOutPlans {
         allHandles.add(handle);
       }
     }
-    Plan plan = new Plan(planId, table, root, List.copyOf(allHandles), new AtomicInteger(submittedPolls));
+    // the shape's first path is the root's, the empty one
+    Plan plan = new Plan(planId, table, Objects.requireNonNull(root), List.copyOf(allHandles), new AtomicInteger(submittedPolls));
     this.plans.put(planId, plan);
     return plan;
   }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -90,7 +91,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
 
   // The servlet calls this overload for every request.
   @Override
-  protected <T extends RESTResponse> T execute(HTTPRequest request, Class<T> responseType,
+  protected <T extends RESTResponse> @Nullable T execute(HTTPRequest request, Class<T> responseType,
       Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
     if (this.settings.requireBearerToken && !"v1/oauth/tokens".equals(request.path()) && !hasBearerToken(request)) {
       throw reject(errorHandler, ErrorResponse.builder().responseCode(401).withType("NotAuthorizedException")
@@ -159,8 +160,9 @@ final class PlanningAdapter extends RESTCatalogAdapter {
    */
   LoadCredentialsResponse loadCredentials(String path, Map<String, String> queryParameters,
       Map<String, String> headers, Consumer<ErrorResponse> errorHandler) {
-    return execute(buildRequest(HTTPMethod.GET, path, queryParameters, headers, null), LoadCredentialsResponse.class,
-        errorHandler, ignored -> { });
+    // a refusal throws through the error handler: a credentials request is never answered with null
+    return Objects.requireNonNull(execute(buildRequest(HTTPMethod.GET, path, queryParameters, headers, null),
+        LoadCredentialsResponse.class, errorHandler, ignored -> { }));
   }
 
   /**
@@ -272,7 +274,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
    * Answers a plan, poll or fetch of a fan-out plan, or returns {@code null} to let Iceberg's adapter
    * answer it (no fan-out configured, or a plan id or handle this adapter did not issue).
    */
-  private RESTResponse fanOut(PlanningRoute route, HTTPRequest request) {
+  private @Nullable RESTResponse fanOut(PlanningRoute route, HTTPRequest request) {
     String path = request.path();
     switch (route) {
       case PLAN -> {

@@ -286,9 +286,8 @@ public final class CatalogClient {
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> CatalogErrors.unexpected(request.described(), planTask, failure, this.maxResponseBytes))
-        .onErrorMap(failure -> planTask != null && failure instanceof ScanPlanningException known
-            && known.planTask() == null, failure -> CatalogErrors.withPlanTask((ScanPlanningException) failure,
-            planTask))
+        .onErrorMap(ScanPlanningException.class, failure -> planTask != null && failure.planTask() == null
+            ? CatalogErrors.withPlanTask(failure, planTask) : failure)
         // each retry subscribes again
         .retryWhen(switch (request.resend()) {
           case AFTER_TRANSIENT_FAILURES -> this.afterTransientFailures;

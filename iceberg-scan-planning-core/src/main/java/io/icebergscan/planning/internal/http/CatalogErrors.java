@@ -90,11 +90,13 @@ public final class CatalogErrors {
 
   /** A failure of a filter (getting a token) knows no handle: a fetch's failure names its own. */
   static ScanPlanningException withPlanTask(ScanPlanningException failure, String planTask) {
+    // every ScanPlanningException is made with a message
+    String message = String.valueOf(failure.getMessage());
     if (failure instanceof AuthenticationException) {
-      return new AuthenticationException(failure.getMessage(), planTask, failure.getCause());
+      return new AuthenticationException(message, planTask, failure.getCause());
     }
     if (failure instanceof TransportException) {
-      return new TransportException(failure.getMessage(), planTask, failure.getCause());
+      return new TransportException(message, planTask, failure.getCause());
     }
     return failure;
   }

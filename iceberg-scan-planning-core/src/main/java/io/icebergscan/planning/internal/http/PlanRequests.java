@@ -23,6 +23,6 @@ public final class PlanRequests {
   }
 
   static Runnable sending(ContextView context) {
-    return context.getOrDefault(KEY, NOT_COUNTED);
+    return context.hasKey(KEY) ? context.get(KEY) : NOT_COUNTED;
   }
 }

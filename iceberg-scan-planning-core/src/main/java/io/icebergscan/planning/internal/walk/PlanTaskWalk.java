@@ -109,6 +109,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   /** Breadth-first order: depth, then the parents' order, then the index in the parent's list. */
   private static final Comparator<Node> WALK_ORDER = PlanTaskWalk::compare;
 
+  @SuppressWarnings("NullAway") // two different nodes of one depth are below the root: both have parents
   private static int compare(Node a, Node b) {
     while (a != b) {
       if (a.depth != b.depth) {
@@ -124,6 +125,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   }
 
   /** Whether announcing {@code node} at {@code index} of {@code parent}'s list is earlier than where it stands. */
+  @SuppressWarnings("NullAway") // a node one level below a parent is not the root: it has a parent
   private static boolean earlierOccurrence(Node parent, int index, Node node) {
     if (parent.depth + 1 != node.depth) {
       return parent.depth + 1 < node.depth;
@@ -245,6 +247,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   }
 
   /** Makes new handles in {@code parent}'s answer candidates; whether a known one turned up earlier. */
+  @SuppressWarnings("NullAway") // called with a parent just answered: its children are set
   private boolean announceChildren(Node parent) {
     List<String> children = parent.children;
     boolean moved = false;
@@ -282,6 +285,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
   }
 
   /** One breadth-first pass over the known graph, pending handles as leaves: every tentative position. */
+  @SuppressWarnings("NullAway") // every handle in an answer was made a node when it was announced
   private void recomputePositions() {
     List<Node> waiting = new ArrayList<>(this.ready);
     this.ready.clear();
@@ -378,6 +382,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     startFetches(actions);
   }
 
+  @SuppressWarnings("NullAway") // a consumed node was answered (children set), and its children are nodes
   private void advanceCursor(Actions actions) {
     while (!this.queue.isEmpty()) {
       Node node = this.queue.peek();
@@ -482,6 +487,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     return true;
   }
 
+  @SuppressWarnings("NullAway") // a failed node was fetched, so it is not the root: it has a parent
   private static boolean couldAnnounceBefore(Node unanswered, Node failure) {
     if (unanswered.depth < failure.depth - 1) {
       return true;
@@ -521,6 +527,7 @@ public final class PlanTaskWalk implements ConcurrencyLimiter.Waiter {
     this.grantedPermits = 0;
   }
 
+  @SuppressWarnings("NullAway") // a node started is fetched, so it is not the root: it has a handle
   private void perform(Actions actions) {
     for (Runnable abort : actions.abort) {
       abort.run();
