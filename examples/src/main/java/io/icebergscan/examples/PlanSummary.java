@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TableIdentifier;
@@ -66,7 +67,7 @@ class PlanSummary implements ApplicationRunner {
     this.table = TableIdentifier.parse(Objects.requireNonNull(settings.table(), "example.table"));
     ScanRequest.Builder request = ScanRequest.builder();
     if (settings.filter() != null && !settings.filter().isBlank()) {
-      request.filter(settings.filter());
+      request.filter(RowFilter.ofJson(settings.filter()));
     }
     this.request = request.build();
     this.read = settings.read();

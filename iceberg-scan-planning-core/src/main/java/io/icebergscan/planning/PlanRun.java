@@ -101,11 +101,11 @@ final class PlanRun {
     }
     this.limit = requested != null ? requested : settings.maxConcurrency();
     this.window = Math.max(window, this.limit);
-    RequestBodies.PlanRequest plan = bodies.plan(new PlanTableScanRequest(request.snapshotId(), request.select(),
-        request.filter(), request.caseSensitive(), request.useSnapshotSchema(), request.startSnapshotId(),
+    // the filter's JSON, written once: into the request body, and as the residual of tasks sent without one
+    this.defaultResidual = request.filter() != null ? request.filter().toJson() : null;
+    this.planRequest = bodies.plan(new PlanTableScanRequest(request.snapshotId(), request.select(),
+        this.defaultResidual, request.caseSensitive(), request.useSnapshotSchema(), request.startSnapshotId(),
         request.endSnapshotId(), request.statsFields(), request.minRowsRequested()));
-    this.defaultResidual = plan.filter();
-    this.planRequest = plan.body();
   }
 
   /** Each non-empty task list of the plan, in walk order. */
@@ -114,6 +114,7 @@ final class PlanRun {
     // caller's own observation is current, which a tracer would prefer as the request's parent over the plan's,
     // and a plan that fails at once does not fail inside the caller's subscribe call.
     Flux<List<FileScanTask>> planned = attempts(this.settings.replans(), new ArrayList<>())
+        .map(this::withDefaultResidual)
         .subscribeOn(this.scheduler, false)
         .onErrorMap(RejectedExecutionException.class,
             refused -> new ScanPlanningException("planning " + this.table + " was refused by the planner's "
@@ -148,6 +149,18 @@ final class PlanRun {
             }
           });
     });
+  }
+
+  /** As the spec says, a task the catalog sent without a residual filter has the request's filter as its residual. */
+  private List<FileScanTask> withDefaultResidual(List<FileScanTask> tasks) {
+    String residual = this.defaultResidual;
+    if (residual == null || tasks.stream().allMatch(task -> task.residualFilter() != null)) {
+      return tasks;
+    }
+    return tasks.stream()
+        .map(task -> task.residualFilter() != null ? task : new FileScanTask(task.dataFile(), task.deleteFiles(),
+            residual))
+        .toList();
   }
 
   private void ended(Observation observation, Outcome outcome, @Nullable Throwable failure, long delivered) {
@@ -249,7 +262,7 @@ final class PlanRun {
           PlanRun.this.table.name()));
       this.target = submitted;
       return PlanRun.this.client
-          .submit(catalog, submitted.paths(), PlanRun.this.planRequest, PlanRun.this.defaultResidual)
+          .submit(catalog, submitted.paths(), PlanRun.this.planRequest)
           .contextWrite(PlanRun.this::counted)
           .flatMap(answer -> {
             this.planId = answer.value().planId();
@@ -289,7 +302,7 @@ final class PlanRun {
                 + " again in " + retryAfter + ", after the plan timeout of " + PlanRun.this.settings.planTimeout()));
           }
           return Mono.delay(PlanRun.this.settings.pollDelay(polls, retryAfter))
-              .then(Mono.defer(() -> PlanRun.this.client.poll(submitted.paths(), id, PlanRun.this.defaultResidual)
+              .then(Mono.defer(() -> PlanRun.this.client.poll(submitted.paths(), id)
                   .contextWrite(PlanRun.this::counted)))
               .flatMap(answer -> settle(submitted, answer.value(), answer.retryAfter(), polls + 1));
         }
@@ -334,7 +347,7 @@ final class PlanRun {
     private Runnable subscribe(TablePaths paths, String planTask, PlanTaskWalk.Callback callback,
         Observation observation) {
       Disposable fetch = PlanRun.this.client
-          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask), PlanRun.this.defaultResidual)
+          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask))
           .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
           .contextWrite(context -> counted(Instrumentation.within(context, observation)))
           .subscribe(tasks -> {

@@ -17,7 +17,12 @@ import java.util.List;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.io.JsonStringEncoder;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A row filter for {@link ScanRequest.Builder#filter(RowFilter)}: built from typed predicates, so that
@@ -86,10 +91,46 @@ public final class RowFilter {
   private static final String SUPPORTED_TYPES = "String, Integer, Long, Boolean, Float, Double, BigDecimal, "
       + "LocalDate, LocalTime, LocalDateTime, OffsetDateTime, Instant, UUID or byte[]";
 
+  /** Big decimals: a literal of {@link #ofJson} must reach the catalog exactly as it was written. */
+  private static final ObjectReader JSON = JsonMapper.builder().build().reader()
+      .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
   private final Node node;
 
   private RowFilter(Node node) {
     this.node = node;
+  }
+
+  /**
+   * A filter given as Iceberg expression JSON, for filters that arrive as text (a property, a request parameter,
+   * Iceberg's own {@code ExpressionParser.toJson}); prefer the typed factories in code. It is read once, here:
+   * checked to be a JSON object, {@code true} or {@code false}, kept in compact form and sent as that. Its
+   * predicates are not checked: a wrong one is the catalog's error when planning, as for typed filters.
+   *
+   * @throws IllegalArgumentException when the text is null, blank, not JSON, not an object or boolean, or
+   *     nested deeper than the planner can send
+   */
+  public static RowFilter ofJson(String json) {
+    if (json == null || json.isBlank()) {
+      throw new IllegalArgumentException("RowFilter.ofJson: the filter JSON is " + (json == null ? "null" : "blank")
+          + ": leave the filter unset to scan without one");
+    }
+    JsonNode node;
+    try {
+      node = JSON.readTree(json);
+    }
+    catch (JacksonException notJson) {
+      throw new IllegalArgumentException("RowFilter.ofJson: the filter is not valid JSON: "
+          + notJson.getOriginalMessage(), notJson);
+    }
+    if (node == null || node.isMissingNode() || !(node.isObject() || node.isBoolean())) {
+      throw new IllegalArgumentException("RowFilter.ofJson: the filter must be an Iceberg expression (a JSON "
+          + "object, true or false): " + json);
+    }
+    if (node.isBoolean()) {
+      return node.booleanValue() ? ALWAYS_TRUE : ALWAYS_FALSE;
+    }
+    return new RowFilter(new Written(node.toString(), checkedDepth("ofJson", Written.depth(node))));
   }
 
   /** Matches every row. */
@@ -574,7 +615,7 @@ public final class RowFilter {
   }
 
   /** A filter's expression tree. */
-  private sealed interface Node permits Constant, Predicate, Not, Junction {
+  private sealed interface Node permits Constant, Predicate, Not, Junction, Written {
 
     /** Levels of JSON objects and arrays: Jackson counts both. */
     int depth();
@@ -582,6 +623,28 @@ public final class RowFilter {
     void writeJson(StringBuilder out);
 
     void writeText(StringBuilder out);
+  }
+
+  /** An expression given as JSON ({@link #ofJson}), already compact: written as it is. */
+  private record Written(String json, int depth) implements Node {
+
+    static int depth(JsonNode node) {
+      int deepest = 0;
+      for (JsonNode child : node.values()) {
+        deepest = Math.max(deepest, depth(child));
+      }
+      return node.isContainer() ? 1 + deepest : 0;
+    }
+
+    @Override
+    public void writeJson(StringBuilder out) {
+      out.append(this.json);
+    }
+
+    @Override
+    public void writeText(StringBuilder out) {
+      out.append(this.json);
+    }
   }
 
   private record Constant(boolean value) implements Node {

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param snapshotId the snapshot to scan (time travel); not together with an incremental range
  * @param select the full names of the fields to read, or {@code null} for all
- * @param filter the row filter as Iceberg expression JSON, e.g. {@code {"type":"gt","term":"id","value":5}};
- *     {@link Builder#filter(RowFilter)} writes it from a typed {@link RowFilter}
+ * @param filter the row filter, e.g. {@code RowFilter.greaterThan("id", 5)}, or {@code null} for every row; its
+ *     JSON is written once, into the request body, and is the residual of every task the catalog sends none for
  * @param caseSensitive whether field names in {@code select} and {@code filter} match case-sensitively
  * @param useSnapshotSchema whether to use the schema of the scanned snapshot rather than the table's
  * @param startSnapshotId the exclusive start of an incremental scan; needs {@code endSnapshotId}
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 public record ScanRequest(
     @Nullable Long snapshotId,
     @Nullable List<String> select,
-    @Nullable String filter,
+    @Nullable RowFilter filter,
     @Nullable Boolean caseSensitive,
     @Nullable Boolean useSnapshotSchema,
     @Nullable Long startSnapshotId,
@@ -49,9 +49,6 @@ public record ScanRequest(
     }
     select = select == null ? null : List.copyOf(select);
     statsFields = statsFields == null ? null : List.copyOf(statsFields);
-    if (filter != null && filter.isBlank()) {
-      throw new IllegalArgumentException("filter is blank: leave it null to scan without a filter");
-    }
     if (minRowsRequested != null && minRowsRequested < 0) {
       throw new IllegalArgumentException("minRowsRequested must not be negative: " + minRowsRequested);
     }
@@ -74,7 +71,7 @@ public record ScanRequest(
 
     private @Nullable Long snapshotId;
     private @Nullable List<String> select;
-    private @Nullable String filter;
+    private @Nullable RowFilter filter;
     private @Nullable Boolean caseSensitive;
     private @Nullable Boolean useSnapshotSchema;
     private @Nullable Long startSnapshotId;
@@ -101,16 +98,8 @@ public record ScanRequest(
     }
 
     /**
-     * The row filter as Iceberg expression JSON (the legacy form Apache Iceberg servers parse); prefer
-     * {@link #filter(RowFilter)}, which writes it.
-     */
-    public Builder filter(String filterJson) {
-      this.filter = filterJson;
-      return this;
-    }
-
-    /**
-     * The row filter, e.g. {@code RowFilter.greaterThan("amount", 100)}; sent as its {@link RowFilter#toJson()}.
+     * The row filter, e.g. {@code RowFilter.greaterThan("amount", 100)}, or {@link RowFilter#ofJson} for one given
+     * as Iceberg expression JSON; sent as its {@link RowFilter#toJson()}.
      *
      * @throws IllegalArgumentException when the filter is null: leave it unset to scan without a filter
      */
@@ -118,7 +107,7 @@ public record ScanRequest(
       if (filter == null) {
         throw new IllegalArgumentException("filter is null: leave it unset to scan without a filter");
       }
-      this.filter = filter.toJson();
+      this.filter = filter;
       return this;
     }
 

@@ -180,7 +180,7 @@ class CatalogProtocolTest {
     enqueue(200, NOTHING_TO_DO);
     enqueue(200, NOTHING_TO_DO);
     ScanPlanner planner = planner();
-    planner.plan(TABLE, ScanRequest.builder().select("id", "data.x").filter("{\"type\":\"gt\",\"term\":\"id\",\"value\":5}")
+    planner.plan(TABLE, ScanRequest.builder().select("id", "data.x").filter(RowFilter.greaterThan("id", 5))
         .caseSensitive(false).useSnapshotSchema(true).incremental(10, 20).statsFields(List.of("id"))
         .minRowsRequested(1000).build());
     planner.plan(TABLE, ScanRequest.builder().snapshotId(42).build());
@@ -206,8 +206,6 @@ class CatalogProtocolTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("endSnapshotId");
     assertThatThrownBy(() -> ScanRequest.builder().endSnapshotId(2).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startSnapshotId");
-    assertThatThrownBy(() -> planner.plan(TABLE, ScanRequest.builder().filter("{not json").build()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("filter");
     assertThatThrownBy(() -> planner.plan(TABLE, ScanRequest.builder().maxConcurrency(3).build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxConcurrency 3")
         .hasMessageContaining("maxConcurrency 2");
@@ -427,10 +425,26 @@ class CatalogProtocolTest {
         .formatted(dataFile("s3://b/a.parquet"), dataFile("s3://b/b.parquet"), dataFile("s3://b/c.parquet")));
 
     List<FileScanTask> tasks = planner().plan(TABLE,
-        ScanRequest.builder().filter("{ \"type\" : \"gt\", \"term\" : \"id\", \"value\" : 5 }").build()).tasks();
+        ScanRequest.builder().filter(RowFilter.ofJson("{ \"type\" : \"gt\", \"term\" : \"id\", \"value\" : 5 }"))
+            .build()).tasks();
 
     assertThat(tasks).extracting(FileScanTask::residualFilter).containsExactly(
         "{\"type\":\"lt\",\"term\":\"x\",\"value\":3}", "{\"type\":\"gt\",\"term\":\"id\",\"value\":5}", "true");
+  }
+
+  @Test
+  void aTaskFetchedForAPlanTaskWithoutAResidualHasTheRequestsFilterInAStreamedPlanToo() {
+    enqueue(200, ALL_ENDPOINTS);
+    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
+    enqueue(200, """
+        {"file-scan-tasks":[{"data-file":%s},{"data-file":%s,"residual-filter":false}]}"""
+        .formatted(dataFile("s3://b/a.parquet"), dataFile("s3://b/b.parquet")));
+    RowFilter filter = RowFilter.and(RowFilter.greaterThan("id", 5), RowFilter.isNull("note"));
+
+    List<FileScanTask> tasks = planner().planTasks(TABLE, ScanRequest.builder().filter(filter).build())
+        .collectList().block(java.time.Duration.ofSeconds(30));
+
+    assertThat(tasks).extracting(FileScanTask::residualFilter).containsExactly(filter.toJson(), "false");
   }
 
   @Test
@@ -440,7 +454,7 @@ class CatalogProtocolTest {
         + dataFile("s3://b/a.parquet") + "}]}");
     String filter = "{\"type\":\"gt\",\"term\":\"amount\",\"value\":123456789012345678.91}";
 
-    List<FileScanTask> tasks = planner().plan(TABLE, ScanRequest.builder().filter(filter).build()).tasks();
+    List<FileScanTask> tasks = planner().plan(TABLE, ScanRequest.builder().filter(RowFilter.ofJson(filter)).build()).tasks();
 
     take();
     assertThat(take().getBody().utf8()).contains("123456789012345678.91");

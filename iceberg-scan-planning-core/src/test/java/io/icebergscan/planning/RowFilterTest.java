@@ -381,10 +381,62 @@ class RowFilterTest {
   @Test
   void theScanRequestCarriesTheFiltersJson() {
     RowFilter filter = and(greaterThan("amount", new BigDecimal("100.00")), in("region", "emea", "apac"));
-    assertThat(ScanRequest.builder().filter(filter).build().filter()).isEqualTo(filter.toJson());
-    assertThat(ScanRequest.builder().filter(alwaysTrue()).build().filter()).isEqualTo("true");
+    assertThat(ScanRequest.builder().filter(filter).build().filter()).isEqualTo(filter);
+    assertThat(ScanRequest.builder().filter(alwaysTrue()).build().filter()).isSameAs(alwaysTrue());
     assertThatIllegalArgumentException().isThrownBy(() -> ScanRequest.builder().filter((RowFilter) null))
         .withMessageContaining("filter is null");
+  }
+
+  @Test
+  void aFilterGivenAsJsonIsKeptCompactWithItsNumbersAsWritten() {
+    RowFilter given = RowFilter.ofJson("""
+        { "type" : "and",
+          "left" : {"type": "gt", "term": "amount", "value": 123456789012345678.91},
+          "right": {"type": "in", "term": "x", "values": [1e400, 0.10]} }""");
+
+    assertThat(given.toJson()).isEqualTo("{\"type\":\"and\",\"left\":{\"type\":\"gt\",\"term\":\"amount\","
+        + "\"value\":123456789012345678.91},\"right\":{\"type\":\"in\",\"term\":\"x\",\"values\":[1E+400,0.10]}}");
+    assertThat(given).isEqualTo(RowFilter.ofJson(given.toJson())).hasSameHashCodeAs(RowFilter.ofJson(given.toJson()));
+    assertThat(given).hasToString(given.toJson());
+  }
+
+  @Test
+  void aFilterGivenAsJsonCombinesWithTypedOnes() {
+    RowFilter given = RowFilter.ofJson("{\"type\":\"not-null\",\"term\":\"a\"}");
+
+    assertThat(and(given, equal("b", 2)).toJson())
+        .isEqualTo(binary("and", "{\"type\":\"not-null\",\"term\":\"a\"}", equal("b", 2).toJson()));
+    assertThat(not(given).toJson()).isEqualTo("{\"type\":\"not\",\"child\":{\"type\":\"not-null\",\"term\":\"a\"}}");
+    assertThat(RowFilter.ofJson(" true ")).isSameAs(alwaysTrue());
+    assertThat(RowFilter.ofJson("false")).isSameAs(alwaysFalse());
+    assertThat(and(RowFilter.ofJson("true"), given)).isEqualTo(given);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{not json", "{\"type\":\"eq\"} {}", "[true]", "5", "\"eq\"", "null"})
+  void textThatIsNoExpressionIsRefusedWhenGiven(String json) {
+    assertThatIllegalArgumentException().isThrownBy(() -> RowFilter.ofJson(json))
+        .withMessageStartingWith("RowFilter.ofJson: the filter ");
+  }
+
+  @Test
+  void aNullOrBlankJsonFilterIsRefusedPointingToNoFilter() {
+    assertThatIllegalArgumentException().isThrownBy(() -> RowFilter.ofJson(null))
+        .withMessage("RowFilter.ofJson: the filter JSON is null: leave the filter unset to scan without one");
+    assertThatIllegalArgumentException().isThrownBy(() -> RowFilter.ofJson(" "))
+        .withMessage("RowFilter.ofJson: the filter JSON is blank: leave the filter unset to scan without one");
+  }
+
+  @Test
+  void aJsonFilterTooDeepToSendIsRefusedWhenGiven() {
+    String deepest = deep(RowFilter.MAX_JSON_DEPTH).toJson();
+
+    assertThat(RowFilter.ofJson(deepest).toJson()).isEqualTo(deepest);
+    assertThatIllegalArgumentException().isThrownBy(() -> not(RowFilter.ofJson(deepest)))
+        .withMessageContaining("nest 500 levels");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> RowFilter.ofJson("{\"type\":\"not\",\"child\":" + deepest + "}"))
+        .withMessageStartingWith("RowFilter.ofJson: the filter would nest 500 levels deep in JSON");
   }
 
   /** A filter that nests {@code depth} levels deep in JSON: an and of an or of an and … of a predicate. */

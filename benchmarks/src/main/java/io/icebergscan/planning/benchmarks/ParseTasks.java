@@ -64,7 +64,7 @@ public class ParseTasks {
 
   @Benchmark
   public int ours() {
-    return this.ours.parse(this.body, "bench-handle", null).fileScanTasks().size();
+    return this.ours.parse(this.body, "bench-handle").fileScanTasks().size();
   }
 
   @Benchmark

@@ -191,10 +191,10 @@ public class PerFetchOverhead {
   }
 
   private int catalogclient() {
-    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY, null).block()
+    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY).block()
         .value().tasks().planTasks().size();
     for (int i = 0; i < this.handles; i++) {
-      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], null).block().fileScanTasks().size();
+      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i]).block().fileScanTasks().size();
     }
     return total;
   }

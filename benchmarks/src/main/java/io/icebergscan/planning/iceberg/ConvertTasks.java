@@ -80,7 +80,7 @@ public class ConvertTasks {
     this.metadata = TableMetadata.newTableMetadata(new Schema(fields), PartitionSpec.unpartitioned(),
         "memory://bench/t", Map.of());
     this.specs = this.metadata.specsById();
-    this.parsed = this.ours.parse(this.body, "bench-handle", null).fileScanTasks();
+    this.parsed = this.ours.parse(this.body, "bench-handle").fileScanTasks();
     int[] counts = { parse(), convert().size(), parseAndConvert().size(), iceberg() };
     for (int count : counts) {
       if (count != this.tasks) {
@@ -92,7 +92,7 @@ public class ConvertTasks {
 
   @Benchmark
   public int parse() {
-    return this.ours.parse(this.body, "bench-handle", null).fileScanTasks().size();
+    return this.ours.parse(this.body, "bench-handle").fileScanTasks().size();
   }
 
   @Benchmark
@@ -102,7 +102,7 @@ public class ConvertTasks {
 
   @Benchmark
   public List<FileScanTask> parseAndConvert() {
-    return convert(this.ours.parse(this.body, "bench-handle", null).fileScanTasks());
+    return convert(this.ours.parse(this.body, "bench-handle").fileScanTasks());
   }
 
   @Benchmark

@@ -2,17 +2,18 @@ package io.icebergscan.planning.iceberg;
 
 import java.util.Objects;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
 
 /**
  * Apache Iceberg {@link Expression}s as {@link ScanRequest} filters, for applications that have Iceberg's types
- * (those without use the core's {@code RowFilter}):
+ * (those without build a {@link RowFilter} directly):
  *
  * <pre>{@code
  * ScanRequest request = ScanRequest.builder()
- *     .filter(IcebergFilters.toJson(Expressions.and(Expressions.greaterThan("id", 5L),
+ *     .filter(IcebergFilters.toRowFilter(Expressions.and(Expressions.greaterThan("id", 5L),
  *         Expressions.equal("day", "2026-11-04"))))
  *     .build();
  * }</pre>
@@ -27,10 +28,10 @@ public final class IcebergFilters {
   }
 
   /**
-   * The expression in the JSON form of the REST spec that Apache Iceberg's servers, 1.11 and 1.12 among them,
-   * parse: Iceberg's own {@link ExpressionParser}.
+   * The expression as a row filter, sent in the JSON form of the REST spec that Apache Iceberg's servers, 1.11 and
+   * 1.12 among them, parse: written by Iceberg's own {@link ExpressionParser}.
    */
-  public static String toJson(Expression filter) {
-    return ExpressionParser.toJson(Objects.requireNonNull(filter, "filter"));
+  public static RowFilter toRowFilter(Expression filter) {
+    return RowFilter.ofJson(ExpressionParser.toJson(Objects.requireNonNull(filter, "filter")));
   }
 }

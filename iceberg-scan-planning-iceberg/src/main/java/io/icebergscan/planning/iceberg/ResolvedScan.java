@@ -91,7 +91,8 @@ final class ResolvedScan {
     }
     Schema schema = snapshotId != null && Boolean.TRUE.equals(useSnapshotSchema) ? table.schemaOf(snapshotId)
         : table.schema();
-    Expression filter = filter(table, request.filter(), schema, caseSensitive);
+    Expression filter = filter(table, request.filter() != null ? request.filter().toJson() : null, schema,
+        caseSensitive);
 
     List<String> dataColumns = null;
     List<Types.NestedField> metadataColumns = new ArrayList<>();

@@ -72,13 +72,13 @@ class IcebergFiltersTests {
     RowFilter typed = RowFilter.and(RowFilter.greaterThanOrEqual("id", 10L),
         RowFilter.equal("day", LocalDate.of(2026, 11, 3)));
 
-    List<Long> fromUnbound = ids(ScanRequest.builder().filter(IcebergFilters.toJson(unbound)).build());
+    List<Long> fromUnbound = ids(ScanRequest.builder().filter(IcebergFilters.toRowFilter(unbound)).build());
     assertThat(fromUnbound).containsExactlyInAnyOrder(12L, 17L, 22L, 27L);
-    assertThat(ids(ScanRequest.builder().filter(IcebergFilters.toJson(bound)).build()))
+    assertThat(ids(ScanRequest.builder().filter(IcebergFilters.toRowFilter(bound)).build()))
         .containsExactlyInAnyOrderElementsOf(fromUnbound);
     assertThat(ids(ScanRequest.builder().filter(typed).build())).containsExactlyInAnyOrderElementsOf(fromUnbound);
     // and the server pruned by the partition: one day's file was planned
-    try (IcebergScanPlan plan = iceberg.plan(table, ScanRequest.builder().filter(IcebergFilters.toJson(bound))
+    try (IcebergScanPlan plan = iceberg.plan(table, ScanRequest.builder().filter(IcebergFilters.toRowFilter(bound))
         .build())) {
       assertThat(plan.tasks()).hasSize(1);
     }
@@ -86,7 +86,7 @@ class IcebergFiltersTests {
 
   @Test
   void aNullFilterIsRefused() {
-    assertThatThrownBy(() -> IcebergFilters.toJson(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> IcebergFilters.toRowFilter(null)).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("filter");
   }
 

@@ -21,7 +21,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -80,7 +79,7 @@ class MetadataColumnsTests {
     Schema projection = TypeUtil.join(SCHEMA.select("id"), new Schema(MetadataColumns.FILE_PATH,
         MetadataColumns.ROW_POSITION, MetadataColumns.SPEC_ID));
     List<String> ours = read(table, ScanRequest.builder().select(select)
-        .filter(ExpressionParser.toJson(Expressions.greaterThan("id", 2L))).build());
+        .filter(IcebergFilters.toRowFilter(Expressions.greaterThan("id", 2L))).build());
     List<String> theirs = rendered(IcebergGenerics.read(icebergClient.loadTable(table.identifier()))
         .project(projection).where(Expressions.greaterThan("id", 2L)).build());
     assertThat(ours).isNotEmpty().containsExactlyInAnyOrderElementsOf(theirs);

@@ -28,7 +28,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -252,7 +251,7 @@ class RowDifferentialTests {
     Expression filter = filterName.equals("score > 2") ? Expressions.greaterThan("score", 2.0)
         : FILTERS.get(filterName);
     TableIdentifier identifier = TableIdentifier.of(NAMESPACE, tableName);
-    ScanRequest.Builder request = ScanRequest.builder().filter(ExpressionParser.toJson(filter));
+    ScanRequest.Builder request = ScanRequest.builder().filter(IcebergFilters.toRowFilter(filter));
     if (snapshot != null) {
       // a time travel reads with the snapshot's schema by default, as Iceberg's useSnapshot does
       request.snapshotId(snapshot);

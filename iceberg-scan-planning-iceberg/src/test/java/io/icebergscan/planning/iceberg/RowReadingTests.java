@@ -19,7 +19,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
@@ -70,7 +69,7 @@ class RowReadingTests {
     EmbeddedTable table = table("select_" + format, 2);
     table.appendRows(format, rows(table, 0, 20));
     ScanRequest request = ScanRequest.builder().select("name")
-        .filter(ExpressionParser.toJson(Expressions.greaterThanOrEqual("id", 15L))).build();
+        .filter(IcebergFilters.toRowFilter(Expressions.greaterThanOrEqual("id", 15L))).build();
     try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
       assertThat(plan.schema().columns()).extracting(Types.NestedField::name).containsExactly("name");
       List<Record> rows = read(plan.rows());
@@ -221,10 +220,10 @@ class RowReadingTests {
     IcebergTable loaded = load(table);
     catalog.resetRequestCounts();
     assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder()
-        .filter(ExpressionParser.toJson(Expressions.equal("nope", 1))).build()))
+        .filter(IcebergFilters.toRowFilter(Expressions.equal("nope", 1))).build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
     assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder()
-        .filter(ExpressionParser.toJson(Expressions.equal("day", "not a date"))).build()))
+        .filter(IcebergFilters.toRowFilter(Expressions.equal("day", "not a date"))).build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("day");
     assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().select("id", "nope").build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");

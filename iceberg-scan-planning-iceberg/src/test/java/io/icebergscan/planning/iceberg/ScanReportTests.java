@@ -19,7 +19,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.ExpressionUtil;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.metrics.ScanMetricsResult;
@@ -89,7 +88,7 @@ class ScanReportTests {
     IcebergTable loaded = iceberg.loadTable(TABLE);
     Expression filter = Expressions.greaterThan("id", 4L);
     try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.builder().select("name")
-        .filter(ExpressionParser.toJson(filter)).build())) {
+        .filter(IcebergFilters.toRowFilter(filter)).build())) {
       assertThat(this.recording.reports).hasSize(1);
       ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
       assertThat(report.tableName()).isEqualTo("reports.events");

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.RestException;
@@ -108,7 +109,7 @@ class SnapshotResolutionTests {
         .allSatisfy(row -> assertThat(row).contains("score=").doesNotContain("points"));
 
     ScanRequest.Builder timeTravel = ScanRequest.builder().snapshotId(first)
-        .filter(ExpressionParser.toJson(scoreAboveTwo));
+        .filter(IcebergFilters.toRowFilter(scoreAboveTwo));
     IcebergTable loaded = iceberg.loadTable(identifier(table));
     assertThat(read(loaded, timeTravel.build())).as("by default").containsExactlyInAnyOrderElementsOf(expected);
     assertThat(read(loaded, timeTravel.useSnapshotSchema(true).build())).containsExactlyInAnyOrderElementsOf(expected);
@@ -141,7 +142,7 @@ class SnapshotResolutionTests {
     String scoreAboveTwo = ExpressionParser.toJson(Expressions.greaterThan("score", 2.0));
     IcebergTable loaded = iceberg.loadTable(identifier(table));
 
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().snapshotId(first).filter(scoreAboveTwo)
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().snapshotId(first).filter(RowFilter.ofJson(scoreAboveTwo))
         .build())).as("checked here, refused by Iceberg's server").isInstanceOf(RestException.class)
         .hasMessageContaining("400").hasMessageContaining("Cannot find field 'score'");
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
@@ -125,7 +126,7 @@ class TaskConversionTests {
           + "\"right\":{\"type\":\"lt\",\"term\":\"score\",\"value\":0.5}}",
       "{\"type\":\"eq\",\"term\":\"day\",\"value\":\"1970-01-02\"}" })
   void everyFieldMeansWhatIcebergsClientMakesOfIt(String filter) {
-    ScanRequest request = filter.isEmpty() ? ScanRequest.all() : ScanRequest.builder().filter(filter).build();
+    ScanRequest request = filter.isEmpty() ? ScanRequest.all() : ScanRequest.builder().filter(RowFilter.ofJson(filter)).build();
     try (IcebergScanPlan plan = plan(WIDE, request)) {
       assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(WIDE,
           scan -> filter.isEmpty() ? scan : scan.filter(ExpressionParser.fromJson(filter)))));
@@ -175,7 +176,7 @@ class TaskConversionTests {
     // no partition field derives from id, so no partition decides it: each task's residual is the filter itself
     // (a catalog that sends no residual gets the request's filter from the core's parser, ResponseParserTest)
     Expression filter = Expressions.greaterThan("id", 2L);
-    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().filter(ExpressionParser.toJson(filter)).build())) {
+    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().filter(IcebergFilters.toRowFilter(filter)).build())) {
       assertThat(plan.tasks()).allSatisfy(task -> assertThat(IcebergFiles.residual(task.residual()))
           .isEqualTo(IcebergFiles.residual(filter)));
     }
@@ -213,7 +214,7 @@ class TaskConversionTests {
 
   @Test
   void tasksAndSplitsSurviveJavaSerialization() {
-    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.builder().filter(ExpressionParser.toJson(
+    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.builder().filter(IcebergFilters.toRowFilter(
         Expressions.lessThan("id", 50L))).build())) {
       for (FileScanTask task : plan.tasks()) {
         assertThat(IcebergFiles.describe(roundTrip(task))).isEqualTo(IcebergFiles.describe(task));

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
@@ -406,10 +407,9 @@ class CompatibilityTests {
     CATALOG.tasksPerPlanTask(1);
     // Day 1: f0 (ids 0..99), f1 (0..100), f2 (0..101); day 2: a and b, without column bounds.
     EmbeddedTable table = Tables.withEveryKindOfDelete(CATALOG, newTable("filter"));
-    String dayIs2 = "{\"type\":\"eq\",\"term\":\"day\",\"value\":\"2\"}";
-    String idAbove100 = "{\"type\":\"gt\",\"term\":\"id\",\"value\":100}";
-    String dayIs1AndIdAbove100 = "{\"type\":\"and\",\"left\":{\"type\":\"eq\",\"term\":\"day\",\"value\":\"1\"},"
-        + "\"right\":" + idAbove100 + "}";
+    RowFilter dayIs2 = RowFilter.equal("day", "2");
+    RowFilter idAbove100 = RowFilter.greaterThan("id", 100);
+    RowFilter dayIs1AndIdAbove100 = RowFilter.and(RowFilter.equal("day", "1"), idAbove100);
 
     ScanPlan byPartition = plan(limit, table, ScanRequest.builder().filter(dayIs2).build());
     ScanPlan byData = plan(limit, table, ScanRequest.builder().filter(idAbove100).build());
@@ -420,9 +420,9 @@ class CompatibilityTests {
     assertThat(residuals(byPartition)).containsOnly(json("true"));
     assertThat(dataFiles(byData)).containsExactlyInAnyOrder("s3://bucket/t/day=1/f2.parquet",
         "s3://bucket/t/day=2/a.parquet", "s3://bucket/t/day=2/b.parquet");
-    assertThat(residuals(byData)).containsOnly(json(idAbove100));
+    assertThat(residuals(byData)).containsOnly(json(idAbove100.toJson()));
     assertThat(dataFiles(byBoth)).containsExactly("s3://bucket/t/day=1/f2.parquet");
-    assertThat(residuals(byBoth)).containsOnly(json(idAbove100));
+    assertThat(residuals(byBoth)).containsOnly(json(idAbove100.toJson()));
 
     assertThat(Tables.views(byPartition.tasks())).containsExactlyInAnyOrderElementsOf(
         Tables.plannedLocally(table, scan -> scan.filter(Expressions.equal("day", "2"))));

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.Tables.TaskView;
 import org.apache.iceberg.DataFile;
@@ -162,13 +163,12 @@ class DifferentialTests {
 
     ScanRequest request() {
       return switch (this) {
-        case PARTITION_FILTER -> ScanRequest.builder().filter("{\"type\":\"in\",\"term\":\"day\",\"values\":[\"1\",\"3\"]}")
-            .build();
-        case NOTHING -> ScanRequest.builder().filter("{\"type\":\"eq\",\"term\":\"day\",\"value\":\"9\"}").build();
+        case PARTITION_FILTER -> ScanRequest.builder().filter(RowFilter.in("day", "1", "3")).build();
+        case NOTHING -> ScanRequest.builder().filter(RowFilter.equal("day", "9")).build();
         case FIRST_SNAPSHOT -> ScanRequest.builder().snapshotId(SNAPSHOTS.get("history-1")).build();
         case THIRD_SNAPSHOT -> ScanRequest.builder().snapshotId(SNAPSHOTS.get("history-3")).build();
-        case DATA_FILTER -> ScanRequest.builder().filter("{\"type\":\"and\",\"left\":{\"type\":\"eq\",\"term\":\"day\","
-            + "\"value\":\"1\"},\"right\":{\"type\":\"gt\",\"term\":\"id\",\"value\":100}}").build();
+        case DATA_FILTER -> ScanRequest.builder()
+            .filter(RowFilter.and(RowFilter.equal("day", "1"), RowFilter.greaterThan("id", 100))).build();
         default -> ScanRequest.all();
       };
     }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.test.Tables.TaskView;
@@ -70,8 +71,7 @@ class ScanPlannerOnEmbeddedCatalogTests {
         .containsExactlyInAnyOrderElementsOf(Tables.plannedLocally(table, scan -> scan));
     assertThat(Tables.views(plan(ScanRequest.builder().snapshotId(first).build()).tasks()))
         .containsExactlyInAnyOrderElementsOf(Tables.plannedLocally(table, scan -> scan.useSnapshot(first)));
-    assertThat(Tables.views(plan(ScanRequest.builder().filter("{\"type\":\"eq\",\"term\":\"day\",\"value\":\"2\"}")
-        .build()).tasks()))
+    assertThat(Tables.views(plan(ScanRequest.builder().filter(RowFilter.equal("day", "2")).build()).tasks()))
         .containsExactlyInAnyOrderElementsOf(
             Tables.plannedLocally(table, scan -> scan.filter(Expressions.equal("day", "2"))))
         .hasSize(2);

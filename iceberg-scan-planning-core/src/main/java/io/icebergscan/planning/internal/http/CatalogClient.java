@@ -154,16 +154,15 @@ public final class CatalogClient {
    * if the catalog honours {@code Idempotency-Key}s ({@link DiscoveredCatalog#idempotencyKeys()}); otherwise only
    * after answers that say it was not processed (429, 503) or a connection that was never made.
    */
-  public Mono<Answer<PlanningResult>> submit(DiscoveredCatalog catalog, TablePaths paths, byte[] request,
-      @Nullable String defaultResidual) {
+  public Mono<Answer<PlanningResult>> submit(DiscoveredCatalog catalog, TablePaths paths, byte[] request) {
     return exchange(to(Endpoint.SUBMIT_PLAN, paths.plan(), paths).body(request, true)
             .resend(catalog.idempotencyKeys() ? Resend.AFTER_TRANSIENT_FAILURES : Resend.IF_NOT_PROCESSED),
-        raw -> new Answer<>(this.plans.parse(raw.body, true, defaultResidual), RetryPolicy.retryAfter(raw.headers)));
+        raw -> new Answer<>(this.plans.parse(raw.body, true), RetryPolicy.retryAfter(raw.headers)));
   }
 
-  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, @Nullable String defaultResidual) {
+  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId) {
     return exchange(to(Endpoint.FETCH_PLAN, paths.plan(planId), paths),
-        raw -> new Answer<>(this.plans.parse(raw.body, false, defaultResidual), RetryPolicy.retryAfter(raw.headers)));
+        raw -> new Answer<>(this.plans.parse(raw.body, false), RetryPolicy.retryAfter(raw.headers)));
   }
 
   /**
@@ -209,11 +208,10 @@ public final class CatalogClient {
     return exchange(to(Endpoint.CANCEL_PLAN, paths.plan(planId), paths), raw -> Boolean.TRUE).then();
   }
 
-  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request,
-      @Nullable String defaultResidual) {
+  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request) {
     // a fetch only reads: sending it again is safe whatever the catalog says about keys
     return exchange(to(Endpoint.FETCH_PLAN_TASKS, paths.tasks(), paths).body(request, true).planTask(planTask),
-        raw -> this.tasks.parse(raw.body, planTask, defaultResidual));
+        raw -> this.tasks.parse(raw.body, planTask));
   }
 
   /**

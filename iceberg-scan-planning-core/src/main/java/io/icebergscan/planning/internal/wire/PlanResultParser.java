@@ -30,15 +30,14 @@ public final class PlanResultParser {
 
   /**
    * @param fromSubmit whether the body answered the submission ({@code POST …/plan}) rather than a poll
-   * @param defaultResidual the residual of tasks the catalog sent none for: the request's filter
    */
-  public PlanningResult parse(byte[] body, boolean fromSubmit, @Nullable String defaultResidual) {
+  public PlanningResult parse(byte[] body, boolean fromSubmit) {
     // secret-bearing: a completed plan may carry the storage credentials vended for it
     JsonReader in = JsonReader.secretBearing();
-    return in.guarded(() -> read(in, in.root(this.reader, body), fromSubmit, defaultResidual));
+    return in.guarded(() -> read(in, in.root(this.reader, body), fromSubmit));
   }
 
-  private PlanningResult read(JsonReader in, JsonNode root, boolean fromSubmit, @Nullable String defaultResidual) {
+  private PlanningResult read(JsonReader in, JsonNode root, boolean fromSubmit) {
     PlanStatus status = status(in, root);
     String planId = planId(in, root);
     if (status == PlanStatus.CANCELLED && fromSubmit) {
@@ -57,7 +56,7 @@ public final class PlanResultParser {
       }
     }
     return switch (status) {
-      case COMPLETED -> new PlanningResult(status, planId, this.tasks.read(in, root, defaultResidual), null,
+      case COMPLETED -> new PlanningResult(status, planId, this.tasks.read(in, root), null,
           LoadTableParser.storageCredentials(in, root, false));
       case FAILED -> new PlanningResult(status, planId, ScanTasks.EMPTY, ErrorBodyParser.errorObject(root.get("error")),
           List.of());

@@ -4,61 +4,32 @@ import java.util.List;
 
 import io.icebergscan.planning.internal.wire.WireTypes.PlanTableScanRequest;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.util.RawValue;
 
 /** The JSON the planner sends: {@code PlanTableScanRequest} and {@code FetchScanTasksRequest}. */
 public final class RequestBodies {
 
-  /**
-   * A {@code PlanTableScanRequest} body, and its filter as compact JSON, which is also the residual of
-   * tasks the catalog sent none for.
-   */
-  public record PlanRequest(byte[] body, @Nullable String filter) {
-  }
-
   private final JsonMapper mapper;
-  /** Big decimals, as for responses: a filter's literal must reach the catalog exactly as it was written. */
-  private final ObjectReader filterReader;
 
   public RequestBodies(JsonMapper mapper) {
     this.mapper = mapper;
-    this.filterReader = mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-  }
-
-  private JsonNode filterNode(String filter) {
-    try {
-      JsonNode node = this.filterReader.readTree(filter);
-      if (node == null || node.isMissingNode() || !(node.isObject() || node.isBoolean())) {
-        throw new IllegalArgumentException("filter must be an Iceberg expression (a JSON object, true or false): "
-            + filter);
-      }
-      return node;
-    }
-    catch (JacksonException notJson) {
-      throw new IllegalArgumentException("filter is not valid JSON: " + notJson.getOriginalMessage(), notJson);
-    }
   }
 
   /**
-   * Null fields are left out: Apache Iceberg's server rejects {@code "filter": null}.
-   *
-   * @throws IllegalArgumentException when the filter is not JSON, before any request is made
+   * A {@code PlanTableScanRequest} body. Null fields are left out: Apache Iceberg's server rejects
+   * {@code "filter": null}. The filter goes in as written, not read again.
    */
-  public PlanRequest plan(PlanTableScanRequest request) {
+  public byte[] plan(PlanTableScanRequest request) {
     ObjectNode body = this.mapper.createObjectNode();
     if (request.snapshotId() != null) {
       body.put("snapshot-id", request.snapshotId());
     }
     putStrings(body, "select", request.select());
-    JsonNode filter = request.filter() != null ? filterNode(request.filter()) : null;
-    if (filter != null) {
-      body.set("filter", filter);
+    if (request.filter() != null) {
+      body.putRawValue("filter", new RawValue(request.filter()));
     }
     if (request.caseSensitive() != null) {
       body.put("case-sensitive", request.caseSensitive());
@@ -76,7 +47,7 @@ public final class RequestBodies {
     if (request.minRowsRequested() != null) {
       body.put("min-rows-requested", request.minRowsRequested());
     }
-    return new PlanRequest(this.mapper.writeValueAsBytes(body), filter != null ? filter.toString() : null);
+    return this.mapper.writeValueAsBytes(body);
   }
 
   public byte[] tasks(String planTask) {

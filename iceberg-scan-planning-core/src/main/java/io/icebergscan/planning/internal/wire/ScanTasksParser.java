@@ -35,14 +35,13 @@ public final class ScanTasksParser {
 
   /**
    * @param planTask the handle this body answers, named in every rejection
-   * @param defaultResidual the residual of tasks the catalog sent none for: the request's filter
    */
-  public ScanTasks parse(byte[] body, String planTask, @Nullable String defaultResidual) {
+  public ScanTasks parse(byte[] body, String planTask) {
     JsonReader in = JsonReader.quoting(planTask);
-    return in.guarded(() -> read(in, in.root(this.reader, body), defaultResidual));
+    return in.guarded(() -> read(in, in.root(this.reader, body)));
   }
 
-  ScanTasks read(JsonReader in, JsonNode root, @Nullable String defaultResidual) {
+  ScanTasks read(JsonReader in, JsonNode root) {
     JsonNode planTasks = taskList(in, root, "plan-tasks");
     JsonNode fileScanTasks = taskList(in, root, "file-scan-tasks");
     JsonNode deleteFiles = taskList(in, root, "delete-files");
@@ -55,8 +54,7 @@ public final class ScanTasksParser {
     }
     List<FileScanTask> tasks = new ArrayList<>(fileScanTasks.size());
     for (int i = 0; i < fileScanTasks.size(); i++) {
-      tasks.add(fileScanTask(in, fileScanTasks.get(i), Path.of("file-scan-tasks").element(i), deletes,
-          defaultResidual));
+      tasks.add(fileScanTask(in, fileScanTasks.get(i), Path.of("file-scan-tasks").element(i), deletes));
     }
     List<String> handles = new ArrayList<>(planTasks.size());
     for (int i = 0; i < planTasks.size(); i++) {
@@ -77,8 +75,7 @@ public final class ScanTasksParser {
     return in.array(node, Path.of(name));
   }
 
-  private FileScanTask fileScanTask(JsonReader in, JsonNode node, Path path, List<DeleteFile> deletes,
-      @Nullable String defaultResidual) {
+  private FileScanTask fileScanTask(JsonReader in, JsonNode node, Path path, List<DeleteFile> deletes) {
     JsonNode task = in.object(node, path);
     JsonNode dataNode = task.get("data-file");
     Path dataPath = path.field("data-file");
@@ -87,7 +84,7 @@ public final class ScanTasksParser {
     }
     DataFile dataFile = ContentFileParser.dataFile(in, dataNode, dataPath);
     List<DeleteFile> applied = deleteReferences(in, task, path.field("delete-file-references"), deletes);
-    return new FileScanTask(dataFile, applied, residual(in, task, path.field("residual-filter"), defaultResidual));
+    return new FileScanTask(dataFile, applied, residual(in, task, path.field("residual-filter")));
   }
 
   /** References index this payload's own delete-files: resolving them anywhere else misattributes deletes. */
@@ -114,10 +111,11 @@ public final class ScanTasksParser {
     return applied;
   }
 
-  private @Nullable String residual(JsonReader in, JsonNode task, Path path, @Nullable String defaultResidual) {
+  /** The task's own residual, or {@code null}: the plan gives such tasks the request's filter (PlanRun). */
+  private @Nullable String residual(JsonReader in, JsonNode task, Path path) {
     JsonNode node = in.optional(task, "residual-filter");
     if (node == null) {
-      return defaultResidual;
+      return null;
     }
     try {
       return this.compactWriter.writeValueAsString(node);

@@ -20,7 +20,7 @@ public final class WireTypes {
    * The spec's {@code PlanTableScanRequest}, as the planner's {@code ScanRequest} fills it; {@code null} fields are
    * not sent.
    *
-   * @param filter the row filter as Iceberg expression JSON
+   * @param filter the row filter as compact Iceberg expression JSON, checked when it was made: sent as it is
    */
   public record PlanTableScanRequest(@Nullable Long snapshotId, @Nullable List<String> select,
       @Nullable String filter, @Nullable Boolean caseSensitive, @Nullable Boolean useSnapshotSchema,

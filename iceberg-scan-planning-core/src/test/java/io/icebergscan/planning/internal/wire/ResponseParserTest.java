@@ -132,12 +132,12 @@ class ResponseParserTest {
       this.errors = new ErrorBodyParser(mapper);
     }
 
-    ScanTasks scanTasks(byte[] body, String planTask, String defaultResidual) {
-      return this.tasks.parse(body, planTask, defaultResidual);
+    ScanTasks scanTasks(byte[] body, String planTask) {
+      return this.tasks.parse(body, planTask);
     }
 
-    PlanningResult planResult(byte[] body, boolean fromSubmit, String defaultResidual) {
-      return this.plans.parse(body, fromSubmit, defaultResidual);
+    PlanningResult planResult(byte[] body, boolean fromSubmit) {
+      return this.plans.parse(body, fromSubmit);
     }
 
     CatalogConfig config(byte[] body) {
@@ -164,7 +164,7 @@ class ResponseParserTest {
     MalformedResponseException tasks = rejectTasks("{\"plan-tasks\": [\"a\"], \"plan-tasks\": []}", "plan-tasks");
     assertThat(tasks.getMessage()).contains("a duplicate member", "Duplicate");
     MalformedResponseException plan = malformed(() -> this.parser.planResult(
-        bytes("{\"status\": \"failed\", \"status\": \"completed\", \"plan-id\": \"p\"}"), true, null));
+        bytes("{\"status\": \"failed\", \"status\": \"completed\", \"plan-id\": \"p\"}"), true));
     assertThat(plan.field()).isEqualTo("status");
   }
 
@@ -174,7 +174,7 @@ class ResponseParserTest {
     Parsers parser = new Parsers(lenient);
 
     for (String body : List.of("{} {}", "{\"plan-tasks\": []} []", "{}\n{\"plan-tasks\": [\"x\"]}")) {
-      MalformedResponseException ex = malformed(() -> parser.scanTasks(bytes(body), HANDLE, null));
+      MalformedResponseException ex = malformed(() -> parser.scanTasks(bytes(body), HANDLE));
       assertThat(ex.field()).isNull();
       assertThat(ex.planTask()).isEqualTo(HANDLE);
     }
@@ -196,8 +196,8 @@ class ResponseParserTest {
   @Test
   void rejectsBodyIssuesForPlanAndConfigWithoutAPlanTask() {
     for (ThrowingCallable call : List.<ThrowingCallable>of(
-        () -> this.parser.planResult(new byte[0], true, null),
-        () -> this.parser.planResult(bytes("<html/>"), false, null),
+        () -> this.parser.planResult(new byte[0], true),
+        () -> this.parser.planResult(bytes("<html/>"), false),
         () -> this.parser.config(bytes("   ")),
         () -> this.parser.config(bytes("[]")))) {
       MalformedResponseException ex = malformed(call);
@@ -211,7 +211,7 @@ class ResponseParserTest {
 
   @Test
   void parsesValidPayload() {
-    ScanTasks tasks = this.parser.scanTasks(bytes(TASKS), HANDLE, "{\"default\":true}");
+    ScanTasks tasks = this.parser.scanTasks(bytes(TASKS), HANDLE);
 
     assertThat(tasks.planTasks()).containsExactly("pt-a", "pt-b");
     assertThat(tasks.fileScanTasks()).hasSize(2);
@@ -222,12 +222,12 @@ class ResponseParserTest {
         .containsExactly("s3://b/t/data/dv.puffin", "s3://b/t/data/eq.parquet");
     assertThat(second.deleteFiles()).extracting(DeleteFile::filePath).containsExactly("s3://b/t/data/eq.parquet");
     assertThat(first.residualFilter()).isEqualTo("{\"type\":\"gt\",\"term\":\"id\",\"value\":5}");
-    assertThat(second.residualFilter()).isEqualTo("{\"default\":true}");
+    assertThat(second.residualFilter()).as("left for the plan to fill in with the request's filter").isNull();
   }
 
   @Test
   void tasksSharingAReferenceShareTheDeleteFileInstance() {
-    ScanTasks tasks = this.parser.scanTasks(bytes(TASKS), HANDLE, null);
+    ScanTasks tasks = this.parser.scanTasks(bytes(TASKS), HANDLE);
 
     DeleteFile fromFirst = tasks.fileScanTasks().get(0).deleteFiles().get(1);
     DeleteFile fromSecond = tasks.fileScanTasks().get(1).deleteFiles().get(0);
@@ -237,7 +237,7 @@ class ResponseParserTest {
   @Test
   void deleteReferencesKeepReferenceOrder() {
     ScanTasks tasks = this.parser.scanTasks(
-        bytes(with(TASKS, "/file-scan-tasks/0/delete-file-references", "[1, 0]")), HANDLE, null);
+        bytes(with(TASKS, "/file-scan-tasks/0/delete-file-references", "[1, 0]")), HANDLE);
 
     assertThat(tasks.fileScanTasks().get(0).deleteFiles()).extracting(DeleteFile::content)
         .containsExactly(FileContent.EQUALITY_DELETES, FileContent.POSITION_DELETES);
@@ -249,8 +249,8 @@ class ResponseParserTest {
     onlyEquality = with(onlyEquality, "/file-scan-tasks/0/delete-file-references", "[0]");
     onlyEquality = with(onlyEquality, "/file-scan-tasks/1/delete-file-references", "[0]");
 
-    ScanTasks full = this.parser.scanTasks(bytes(TASKS), HANDLE, null);
-    ScanTasks reduced = this.parser.scanTasks(bytes(onlyEquality), "other-handle", null);
+    ScanTasks full = this.parser.scanTasks(bytes(TASKS), HANDLE);
+    ScanTasks reduced = this.parser.scanTasks(bytes(onlyEquality), "other-handle");
 
     // Index 0 means the first delete file of each payload, whatever an earlier payload held at 0.
     assertThat(full.fileScanTasks().get(0).deleteFiles().get(0).filePath()).isEqualTo("s3://b/t/data/dv.puffin");
@@ -262,7 +262,7 @@ class ResponseParserTest {
 
   @Test
   void absentFieldsGiveEmptyOrDefaultValues() {
-    ScanTasks empty = this.parser.scanTasks(bytes("{}"), HANDLE, null);
+    ScanTasks empty = this.parser.scanTasks(bytes("{}"), HANDLE);
     assertThat(empty.fileScanTasks()).isEmpty();
     assertThat(empty.planTasks()).isEmpty();
 
@@ -270,7 +270,7 @@ class ResponseParserTest {
         {"file-scan-tasks": [{"data-file": {"content": "data", "file-path": "s3://b/f", "file-format": "orc",
           "spec-id": 3, "partition": [], "file-size-in-bytes": 0, "record-count": 0}}]}
         """;
-    FileScanTask task = this.parser.scanTasks(bytes(minimal), HANDLE, null).fileScanTasks().get(0);
+    FileScanTask task = this.parser.scanTasks(bytes(minimal), HANDLE).fileScanTasks().get(0);
     assertThat(task.deleteFiles()).isEmpty();
     assertThat(task.residualFilter()).isNull();
     DataFile file = task.dataFile();
@@ -298,7 +298,7 @@ class ResponseParserTest {
           "upper-bounds": {"keys": [1, 2], "values": [99, "xyz"]}
         }}]}
         """;
-    DataFile dataFile = this.parser.scanTasks(bytes(file), HANDLE, null).fileScanTasks().get(0).dataFile();
+    DataFile dataFile = this.parser.scanTasks(bytes(file), HANDLE).fileScanTasks().get(0).dataFile();
 
     assertThat(dataFile).isEqualTo(new DataFile("s3://b/t/data/p=1/f.parquet", FileFormat.PARQUET, 2,
         Arrays.asList("a", 7L, Long.MAX_VALUE, 2.5, true, null, 3.0), 9007199254740993L, 1234L, "0A1BFF",
@@ -315,7 +315,7 @@ class ResponseParserTest {
   void statsMapsAreUnmodifiableAndKeysNeedNoOrder() {
     String stats = with(TASKS, "/file-scan-tasks/0/data-file/column-sizes", """
         {"keys": [9, 2, 5], "values": [90, 20, 50]}""");
-    DataFile file = this.parser.scanTasks(bytes(stats), HANDLE, null).fileScanTasks().get(0).dataFile();
+    DataFile file = this.parser.scanTasks(bytes(stats), HANDLE).fileScanTasks().get(0).dataFile();
 
     assertThat(file.columnSizes()).isEqualTo(Map.of(2, 20L, 5, 50L, 9, 90L));
     assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> file.columnSizes().put(1, 1L));
@@ -341,7 +341,7 @@ class ResponseParserTest {
          "spec-id": 1, "partition": [4], "file-size-in-bytes": 800, "record-count": 12, "sort-order-id": 0,
          "split-offsets": [4], "key-metadata": "ab", "referenced-data-file": "s3://b/t/data/f0.parquet"}
         """);
-    DeleteFile delete = this.parser.scanTasks(bytes(body), HANDLE, null).fileScanTasks().get(0).deleteFiles().get(0);
+    DeleteFile delete = this.parser.scanTasks(bytes(body), HANDLE).fileScanTasks().get(0).deleteFiles().get(0);
 
     assertThat(delete).isEqualTo(new DeleteFile(FileContent.POSITION_DELETES, "s3://b/t/data/pos.parquet",
         FileFormat.PARQUET, 1, List.of(4L), 800, 12, "AB", List.of(4L), 0, List.of(), "s3://b/t/data/f0.parquet",
@@ -351,7 +351,7 @@ class ResponseParserTest {
 
   @Test
   void parsesEqualityDeleteFile() {
-    DeleteFile delete = this.parser.scanTasks(bytes(TASKS), HANDLE, null).fileScanTasks().get(1).deleteFiles().get(0);
+    DeleteFile delete = this.parser.scanTasks(bytes(TASKS), HANDLE).fileScanTasks().get(1).deleteFiles().get(0);
 
     assertThat(delete).isEqualTo(new DeleteFile(FileContent.EQUALITY_DELETES, "s3://b/t/data/eq.parquet",
         FileFormat.PARQUET, 0, List.of(), 500, 7, null, List.of(), null, List.of(1, 2), null, null, null));
@@ -366,7 +366,7 @@ class ResponseParserTest {
         """);
     body = with(body, "/file-scan-tasks/0/delete-file-references", "[0]");
     body = with(body, "/file-scan-tasks/1/delete-file-references", "[1]");
-    ScanTasks tasks = this.parser.scanTasks(bytes(body), HANDLE, null);
+    ScanTasks tasks = this.parser.scanTasks(bytes(body), HANDLE);
 
     DeleteFile first = tasks.fileScanTasks().get(0).deleteFiles().get(0);
     DeleteFile second = tasks.fileScanTasks().get(1).deleteFiles().get(0);
@@ -395,7 +395,7 @@ class ResponseParserTest {
       EQUALITY-DELETES | /delete-files/1/content              | EQUALITY_DELETES
       """)
   void acceptsKebabAndUpperCaseContent(String sent, String pointer, FileContent expected) {
-    ScanTasks tasks = this.parser.scanTasks(bytes(with(TASKS, pointer, quoted(sent))), HANDLE, null);
+    ScanTasks tasks = this.parser.scanTasks(bytes(with(TASKS, pointer, quoted(sent))), HANDLE);
 
     FileScanTask task = tasks.fileScanTasks().get(0);
     FileContent parsed = pointer.startsWith("/file-scan-tasks")
@@ -418,9 +418,9 @@ class ResponseParserTest {
       """)
   void acceptsFileFormatsInAnyCase(String sent, FileFormat expected) {
     ScanTasks dataTasks = this.parser.scanTasks(
-        bytes(with(TASKS, "/file-scan-tasks/0/data-file/file-format", quoted(sent))), HANDLE, null);
+        bytes(with(TASKS, "/file-scan-tasks/0/data-file/file-format", quoted(sent))), HANDLE);
     ScanTasks deleteTasks = this.parser.scanTasks(
-        bytes(with(TASKS, "/delete-files/1/file-format", quoted(sent))), HANDLE, null);
+        bytes(with(TASKS, "/delete-files/1/file-format", quoted(sent))), HANDLE);
 
     assertThat(dataTasks.fileScanTasks().get(0).dataFile().fileFormat()).isEqualTo(expected);
     assertThat(deleteTasks.fileScanTasks().get(1).deleteFiles().get(0).fileFormat()).isEqualTo(expected);
@@ -437,15 +437,15 @@ class ResponseParserTest {
     body = with(body, "/delete-files/0/equality-ids", "\"not ids\"");
     body = with(body, "/file-scan-tasks/0/data-file/x-equality-ids", "5");
 
-    ScanTasks strict = this.parser.scanTasks(bytes(TASKS), HANDLE, null);
-    ScanTasks tolerant = this.parser.scanTasks(bytes(body), HANDLE, null);
+    ScanTasks strict = this.parser.scanTasks(bytes(TASKS), HANDLE);
+    ScanTasks tolerant = this.parser.scanTasks(bytes(body), HANDLE);
 
     assertThat(tolerant).isEqualTo(strict);
   }
 
   @Test
   void keepsPlanTasksInOrderWithDuplicates() {
-    ScanTasks tasks = this.parser.scanTasks(bytes("{\"plan-tasks\": [\"z\", \"a\", \"z\", \"m\"]}"), HANDLE, null);
+    ScanTasks tasks = this.parser.scanTasks(bytes("{\"plan-tasks\": [\"z\", \"a\", \"z\", \"m\"]}"), HANDLE);
 
     assertThat(tasks.planTasks()).containsExactly("z", "a", "z", "m");
   }
@@ -454,21 +454,19 @@ class ResponseParserTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', nullValues = "<none>", textBlock = """
-      <remove>                                              | {"type":"eq","term":"x","value":1} | {"type":"eq","term":"x","value":1}
-      null                                                  | {"type":"eq","term":"x","value":1} | {"type":"eq","term":"x","value":1}
-      <remove>                                              | <none>                             | <none>
-      true                                                  | <none>                             | true
-      false                                                 | {"type":"eq","term":"x","value":1} | false
-      { "type" : "lt" , "term" : "id" , "value" : 10 }      | <none>                             | {"type":"lt","term":"id","value":10}
-      {"type": "lt", "term": "d", "value": 123456789012345678.91} | <none>               | {"type":"lt","term":"d","value":123456789012345678.91}
-      {"type": "in", "term": "x", "values": [1e400, 0.10]}  | <none>                             | {"type":"in","term":"x","values":[1E+400,0.10]}
-      {"type": "and", "left": true, "right": {"type": "not-null", "term": "a"}} | <none>  | {"type":"and","left":true,"right":{"type":"not-null","term":"a"}}
+      <remove>                                              | <none>
+      null                                                  | <none>
+      true                                                  | true
+      false                                                 | false
+      { "type" : "lt" , "term" : "id" , "value" : 10 }      | {"type":"lt","term":"id","value":10}
+      {"type": "lt", "term": "d", "value": 123456789012345678.91} | {"type":"lt","term":"d","value":123456789012345678.91}
+      {"type": "in", "term": "x", "values": [1e400, 0.10]}  | {"type":"in","term":"x","values":[1E+400,0.10]}
+      {"type": "and", "left": true, "right": {"type": "not-null", "term": "a"}} | {"type":"and","left":true,"right":{"type":"not-null","term":"a"}}
       """)
-  void keepsResidualAsCompactJsonOrFallsBackToTheDefault(String sent, @Nullable String defaultResidual,
-      @Nullable String expected) {
+  void keepsResidualAsCompactJsonOrLeavesItUnset(String sent, @Nullable String expected) {
     String body = with(TASKS, "/file-scan-tasks/0/residual-filter", sent);
 
-    ScanTasks tasks = this.parser.scanTasks(bytes(body), HANDLE, defaultResidual);
+    ScanTasks tasks = this.parser.scanTasks(bytes(body), HANDLE);
 
     assertThat(tasks.fileScanTasks().get(0).residualFilter()).isEqualTo(expected);
   }
@@ -477,7 +475,7 @@ class ResponseParserTest {
   void residualStaysCompactWithAPrettyPrintingMapper() {
     JsonMapper pretty = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    ScanTasks tasks = new Parsers(pretty).scanTasks(bytes(TASKS), HANDLE, null);
+    ScanTasks tasks = new Parsers(pretty).scanTasks(bytes(TASKS), HANDLE);
 
     assertThat(tasks.fileScanTasks().get(0).residualFilter()).isEqualTo("{\"type\":\"gt\",\"term\":\"id\",\"value\":5}");
   }
@@ -487,7 +485,7 @@ class ResponseParserTest {
     String nested = "{\"type\":\"not\",\"child\":".repeat(200) + "true" + "}".repeat(200);
 
     ScanTasks tasks = this.parser.scanTasks(bytes(with(TASKS, "/file-scan-tasks/0/residual-filter", nested)),
-        HANDLE, null);
+        HANDLE);
 
     assertThat(tasks.fileScanTasks().get(0).residualFilter()).isEqualTo(nested);
   }
@@ -682,7 +680,7 @@ class ResponseParserTest {
   @Test
   void normalisesKeyMetadataToUpperCase() {
     ScanTasks tasks = this.parser.scanTasks(
-        bytes(with(TASKS, "/file-scan-tasks/0/data-file/key-metadata", "\"00aBcDeF\"")), HANDLE, null);
+        bytes(with(TASKS, "/file-scan-tasks/0/data-file/key-metadata", "\"00aBcDeF\"")), HANDLE);
 
     assertThat(tasks.fileScanTasks().get(0).dataFile().keyMetadata()).isEqualTo("00ABCDEF");
   }
@@ -745,7 +743,7 @@ class ResponseParserTest {
 
   @Test
   void acceptsContentSizeWithoutContentOffset() {
-    ScanTasks tasks = this.parser.scanTasks(bytes(with(TASKS, "/delete-files/0/content-offset", REMOVE)), HANDLE, null);
+    ScanTasks tasks = this.parser.scanTasks(bytes(with(TASKS, "/delete-files/0/content-offset", REMOVE)), HANDLE);
 
     DeleteFile delete = tasks.fileScanTasks().get(0).deleteFiles().get(0);
     assertThat(delete.contentOffset()).isNull();
@@ -770,7 +768,7 @@ class ResponseParserTest {
 
   @Test
   void parsesCompletedPlanWithTasksAndCredentials() {
-    PlanningResult result = this.parser.planResult(bytes(COMPLETED), true, "{\"r\":1}");
+    PlanningResult result = this.parser.planResult(bytes(COMPLETED), true);
 
     assertThat(result.status()).isEqualTo(PlanStatus.COMPLETED);
     assertThat(result.planId()).isEqualTo("plan-1");
@@ -778,7 +776,7 @@ class ResponseParserTest {
     assertThat(result.tasks().planTasks()).containsExactly("pt-a");
     assertThat(result.tasks().fileScanTasks()).singleElement().satisfies(task -> {
       assertThat(task.deleteFiles()).extracting(DeleteFile::filePath).containsExactly("s3://b/t/data/d.parquet");
-      assertThat(task.residualFilter()).isEqualTo("{\"r\":1}");
+      assertThat(task.residualFilter()).isNull();
     });
     assertThat(result.storageCredentials()).containsExactly(
         new StorageCredential("s3://b/", Map.of("s3.access-key-id", "AK", "s3.secret-access-key", "SK")),
@@ -787,7 +785,7 @@ class ResponseParserTest {
 
   @Test
   void acceptsCompletedSubmissionWithoutPlanId() {
-    PlanningResult result = this.parser.planResult(bytes(with(COMPLETED, "/plan-id", REMOVE)), true, null);
+    PlanningResult result = this.parser.planResult(bytes(with(COMPLETED, "/plan-id", REMOVE)), true);
 
     assertThat(result.status()).isEqualTo(PlanStatus.COMPLETED);
     assertThat(result.planId()).isNull();
@@ -795,9 +793,9 @@ class ResponseParserTest {
 
   @Test
   void completedPlanWithoutCredentialsHasNone() {
-    PlanningResult absent = this.parser.planResult(bytes(with(COMPLETED, "/storage-credentials", REMOVE)), false, null);
+    PlanningResult absent = this.parser.planResult(bytes(with(COMPLETED, "/storage-credentials", REMOVE)), false);
     PlanningResult explicitNull = this.parser.planResult(
-        bytes(with(COMPLETED, "/storage-credentials", "null")), false, null);
+        bytes(with(COMPLETED, "/storage-credentials", "null")), false);
 
     assertThat(absent.storageCredentials()).isEmpty();
     assertThat(explicitNull.storageCredentials()).isEmpty();
@@ -806,7 +804,7 @@ class ResponseParserTest {
   @Test
   void tasksOfACompletedPlanAreCheckedWithoutAPlanTask() {
     MalformedResponseException ex = malformed(() -> this.parser.planResult(
-        bytes(with(COMPLETED, "/file-scan-tasks/0/data-file/record-count", "-5")), true, null));
+        bytes(with(COMPLETED, "/file-scan-tasks/0/data-file/record-count", "-5")), true));
 
     assertThat(ex.field()).isEqualTo("file-scan-tasks[0].data-file.record-count");
     assertThat(ex.planTask()).isNull();
@@ -829,7 +827,7 @@ class ResponseParserTest {
       {"status": "FAILED", "plan-id": "p"}    | false | FAILED
       """)
   void acceptsEveryStatusInAnyCase(String body, boolean fromSubmit, PlanStatus expected) {
-    PlanningResult result = this.parser.planResult(bytes(body), fromSubmit, null);
+    PlanningResult result = this.parser.planResult(bytes(body), fromSubmit);
 
     assertThat(result.status()).isEqualTo(expected);
     assertThat(result.tasks()).isEqualTo(ScanTasks.EMPTY);
@@ -873,7 +871,7 @@ class ResponseParserTest {
 
   @Test
   void aPollsSubmittedAnswerNeedsNoPlanId() {
-    assertThat(this.parser.planResult(bytes("{\"status\": \"submitted\"}"), false, null).planId()).isNull();
+    assertThat(this.parser.planResult(bytes("{\"status\": \"submitted\"}"), false).planId()).isNull();
   }
 
   @Test
@@ -881,7 +879,7 @@ class ResponseParserTest {
     MalformedResponseException ex = rejectPlan("{\"status\": \"cancelled\", \"plan-id\": \"p\"}", true, "status");
     assertThat(ex.getMessage()).contains("cancelled");
 
-    assertThat(this.parser.planResult(bytes("{\"status\": \"cancelled\", \"plan-id\": \"p\"}"), false, null).planId())
+    assertThat(this.parser.planResult(bytes("{\"status\": \"cancelled\", \"plan-id\": \"p\"}"), false).planId())
         .isEqualTo("p");
   }
 
@@ -914,11 +912,11 @@ class ResponseParserTest {
     PlanningResult withError = this.parser.planResult(bytes("""
         {"status": "failed", "error": {"message": "boom", "type": "ValidationException", "code": 400,
          "stack": ["a", "b"], "x-extra": 1}}
-        """), true, null);
-    PlanningResult withoutError = this.parser.planResult(bytes("{\"status\": \"failed\"}"), false, null);
-    PlanningResult oddError = this.parser.planResult(bytes("{\"status\": \"failed\", \"error\": \"boom\"}"), false, null);
+        """), true);
+    PlanningResult withoutError = this.parser.planResult(bytes("{\"status\": \"failed\"}"), false);
+    PlanningResult oddError = this.parser.planResult(bytes("{\"status\": \"failed\", \"error\": \"boom\"}"), false);
     PlanningResult oddFields = this.parser.planResult(
-        bytes("{\"status\": \"failed\", \"error\": {\"message\": 5, \"type\": null, \"code\": 4.5}}"), false, null);
+        bytes("{\"status\": \"failed\", \"error\": {\"message\": 5, \"type\": null, \"code\": 4.5}}"), false);
 
     assertThat(withError.error()).isEqualTo(new ErrorBody("boom", "ValidationException", 400));
     assertThat(withError.tasks()).isEqualTo(ScanTasks.EMPTY);
@@ -1054,7 +1052,7 @@ class ResponseParserTest {
     }
     body.append("]}");
 
-    ScanTasks tasks = this.parser.scanTasks(bytes(body.toString()), HANDLE, null);
+    ScanTasks tasks = this.parser.scanTasks(bytes(body.toString()), HANDLE);
 
     assertThat(tasks.fileScanTasks()).hasSize(count);
     assertThat(tasks.fileScanTasks().get(count - 1).dataFile().partition()).containsExactly((long) (count - 1));
@@ -1073,8 +1071,8 @@ class ResponseParserTest {
         "{\"keys\": [1], \"values\": [{}]}");
     List<String> problems = new ArrayList<>();
     Map<String, ThrowingParse> documents = Map.of(
-        TASKS, body -> this.parser.scanTasks(body, HANDLE, null),
-        COMPLETED, body -> this.parser.planResult(body, true, null),
+        TASKS, body -> this.parser.scanTasks(body, HANDLE),
+        COMPLETED, body -> this.parser.planResult(body, true),
         CONFIG, body -> this.parser.config(body));
     int attempts = 0;
     for (Map.Entry<String, ThrowingParse> document : documents.entrySet()) {
@@ -1145,7 +1143,7 @@ class ResponseParserTest {
         Arguments.of("credentials, a bracket closing an object", (ThrowingParse) tables::credentials,
             "{\"storage-credentials\": [{\"prefix\": \"s3://b/\", \"config\": {\"k\": \"" + SECRET + "\"]}]}",
             "storage-credentials[0].config", "malformed) at line 1, column 100"),
-        Arguments.of("plan", (ThrowingParse) body -> plans.parse(body, false, null),
+        Arguments.of("plan", (ThrowingParse) body -> plans.parse(body, false),
             "{\"status\": \"completed\", \"plan-id\": \"p\", " + credentials + "}",
             "storage-credentials[0].config", "an unrecognized token) at line 1, column 122"));
   }
@@ -1229,8 +1227,7 @@ class ResponseParserTest {
         "file-scan-tasks[0].data-file.split-offsets[0]").getMessage()).contains("must not be negative: -1");
     rejectTasks(with(TASKS, "/file-scan-tasks/0/data-file/column-sizes/values/0", "-2"),
         "file-scan-tasks[0].data-file.column-sizes.values[0]");
-    assertThat(this.parser.scanTasks(bytes(with(TASKS, "/file-scan-tasks/0/data-file/split-offsets/0", "0")), HANDLE,
-        null).fileScanTasks().get(0).dataFile().splitOffsets()).containsExactly(0L);
+    assertThat(this.parser.scanTasks(bytes(with(TASKS, "/file-scan-tasks/0/data-file/split-offsets/0", "0")), HANDLE).fileScanTasks().get(0).dataFile().splitOffsets()).containsExactly(0L);
   }
 
   /** Bounds and partition values that are not integers keep their kind: a decimal stays a decimal. */
@@ -1238,7 +1235,7 @@ class ResponseParserTest {
   void decimalBoundsAndPartitionValuesStayDecimals() {
     String body = with(with(TASKS, "/file-scan-tasks/0/data-file/lower-bounds/values/0", "1.5"),
         "/file-scan-tasks/0/data-file/partition", "[2.5, true]");
-    DataFile file = this.parser.scanTasks(bytes(body), HANDLE, null).fileScanTasks().get(0).dataFile();
+    DataFile file = this.parser.scanTasks(bytes(body), HANDLE).fileScanTasks().get(0).dataFile();
     assertThat(file.lowerBounds()).containsEntry(1, 1.5);
     assertThat(file.partition()).containsExactly(2.5, true);
   }
@@ -1254,7 +1251,7 @@ class ResponseParserTest {
   @Test
   void everyHexDigitIsKeyMetadata() {
     DataFile file = this.parser.scanTasks(bytes(with(TASKS, "/file-scan-tasks/0/data-file/key-metadata",
-        quoted("0123456789abcdefABCDEF"))), HANDLE, null).fileScanTasks().get(0).dataFile();
+        quoted("0123456789abcdefABCDEF"))), HANDLE).fileScanTasks().get(0).dataFile();
     assertThat(file.keyMetadata()).isEqualTo("0123456789ABCDEFABCDEF");
   }
 
@@ -1272,7 +1269,7 @@ class ResponseParserTest {
   void distinctStatsKeysOutOfOrderAreAccepted() {
     String body = with(with(TASKS, "/file-scan-tasks/0/data-file/column-sizes/keys", "[5, 1, 0]"),
         "/file-scan-tasks/0/data-file/column-sizes/values", "[1, 2, 3]");
-    assertThat(this.parser.scanTasks(bytes(body), HANDLE, null).fileScanTasks().get(0).dataFile().columnSizes())
+    assertThat(this.parser.scanTasks(bytes(body), HANDLE).fileScanTasks().get(0).dataFile().columnSizes())
         .containsOnly(Map.entry(5, 1L), Map.entry(1, 2L), Map.entry(0, 3L));
   }
 
@@ -1292,7 +1289,7 @@ class ResponseParserTest {
   }
 
   private MalformedResponseException rejectTasks(String body, @Nullable String field) {
-    MalformedResponseException ex = malformed(() -> this.parser.scanTasks(bytes(body), HANDLE, null));
+    MalformedResponseException ex = malformed(() -> this.parser.scanTasks(bytes(body), HANDLE));
     assertThat(ex.field()).as("field of: %s", ex.getMessage()).isEqualTo(field);
     assertThat(ex.planTask()).isEqualTo(HANDLE);
     assertThat(ex.getMessage()).contains("plan task '" + HANDLE + "'");
@@ -1300,7 +1297,7 @@ class ResponseParserTest {
   }
 
   private MalformedResponseException rejectPlan(String body, boolean fromSubmit, String field) {
-    MalformedResponseException ex = malformed(() -> this.parser.planResult(bytes(body), fromSubmit, null));
+    MalformedResponseException ex = malformed(() -> this.parser.planResult(bytes(body), fromSubmit));
     assertThat(ex.field()).as("field of: %s", ex.getMessage()).isEqualTo(field);
     assertThat(ex.planTask()).isNull();
     return ex;
