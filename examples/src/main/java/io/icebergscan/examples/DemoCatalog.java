@@ -5,13 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;

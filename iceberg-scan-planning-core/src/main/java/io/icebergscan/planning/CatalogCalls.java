@@ -6,6 +6,7 @@ import java.util.Map;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

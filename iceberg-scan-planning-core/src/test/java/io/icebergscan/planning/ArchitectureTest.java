@@ -16,8 +16,14 @@ import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.docs.ObservationDocumentation;
 import org.junit.jupiter.api.Test;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -32,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureTest {
 
   private static final String INTERNAL = "io.icebergscan.planning.internal..";
+  private static final String PLANNER = "io.icebergscan.planning.internal.planner";
 
   /** The core's own classes, read from where {@link ScanPlanner} was loaded: its jar or its classes directory. */
   private static final JavaClasses CORE = new ClassFileImporter().importLocations(Set.of(
@@ -39,7 +46,7 @@ class ArchitectureTest {
 
   @Test
   void theCoreImportsNothingFromSpringBoot() {
-    assertThat(CORE.contain(RestScanPlanner.class)).as("the core's classes were imported").isTrue();
+    assertThat(CORE.contain(ScanPlanner.class)).as("the core's classes were imported").isTrue();
     noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework.boot..")
         .because("the core is plain Java: Spring Boot's wiring lives in iceberg-scan-planning-autoconfigure")
         .check(CORE);
@@ -47,20 +54,53 @@ class ArchitectureTest {
 
   @Test
   void noPackageDependsOnItselfThroughAnother() {
-    slices().matching("io.icebergscan.(**)").should().beFreeOfCycles().check(CORE);
+    // but for ScanPlanner.builder(), the API's one door to the implementation it builds
+    slices().matching("io.icebergscan.(**)").should().beFreeOfCycles()
+        .ignoreDependency(equivalentTo(ScanPlanner.Builder.class), resideInAPackage(PLANNER)).check(CORE);
   }
 
   @Test
   void everyPackageIsNullMarkedAndDocumented() {
     List<String> packages = CORE.stream().map(JavaClass::getPackageName).distinct().sorted().toList();
-    assertThat(packages).containsExactly("io.icebergscan.planning", "io.icebergscan.planning.exceptions",
-        "io.icebergscan.planning.internal.http", "io.icebergscan.planning.internal.walk",
-        "io.icebergscan.planning.internal.wire", "io.icebergscan.planning.model");
+    assertThat(packages).containsExactly("io.icebergscan.planning", "io.icebergscan.planning.auth",
+        "io.icebergscan.planning.exceptions", "io.icebergscan.planning.internal",
+        "io.icebergscan.planning.internal.http", "io.icebergscan.planning.internal.planner",
+        "io.icebergscan.planning.internal.walk", "io.icebergscan.planning.internal.wire",
+        "io.icebergscan.planning.model", "io.icebergscan.planning.observation");
     for (String name : packages) {
       assertThat(CORE.getPackage(name).tryGetPackageInfo()).as(name + " has a package-info").isPresent()
           .get().satisfies(info -> assertThat(info.isAnnotatedWith("org.jspecify.annotations.NullMarked"))
               .as(name + " is @NullMarked").isTrue());
     }
+  }
+
+  @Test
+  void theObservationTypesLiveInTheObservationPackage() {
+    classes().that().areAssignableTo(Observation.Context.class).or().areAssignableTo(ObservationConvention.class)
+        .or().areAssignableTo(ObservationDocumentation.class).or().haveSimpleName("Outcome")
+        .should().resideInAPackage("io.icebergscan.planning.observation")
+        .because("as Spring Framework keeps its own: the API root holds what a caller plans with").check(CORE);
+  }
+
+  @Test
+  void authenticationLivesInTheAuthPackage() {
+    classes().that().arePublic().and().implement(ExchangeFilterFunction.class)
+        .should().resideInAPackage("io.icebergscan.planning.auth").check(CORE);
+    classes().that().resideInAPackage("io.icebergscan.planning.auth").and().arePublic()
+        .should().implement(ExchangeFilterFunction.class).orShould().beNestedClasses().check(CORE);
+  }
+
+  @Test
+  void thePlannersImplementationIsInternal() {
+    classes().that().implement(ScanPlanner.class).should().resideInAPackage(PLANNER)
+        .because("callers get a planner from ScanPlanner.builder(), never by its class").check(CORE);
+  }
+
+  /** Redaction is the planner's own way of writing messages: only exceptions are public there. */
+  @Test
+  void theExceptionsPackageHoldsOnlyExceptions() {
+    classes().that().resideInAPackage("io.icebergscan.planning.exceptions..").and().areTopLevelClasses()
+        .and().doNotHaveSimpleName("package-info").should().beAssignableTo(RuntimeException.class).check(CORE);
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;

@@ -14,6 +14,7 @@ import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.model.DeleteFile;
 import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;

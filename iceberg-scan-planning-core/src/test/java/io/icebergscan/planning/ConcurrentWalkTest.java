@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.icebergscan.planning.ScriptedCatalog.Gate;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;

@@ -20,6 +20,7 @@ import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -39,6 +39,7 @@ import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -15,10 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;

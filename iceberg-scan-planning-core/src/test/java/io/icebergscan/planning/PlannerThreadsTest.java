@@ -16,6 +16,8 @@ import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
 import io.icebergscan.planning.internal.walk.PlanTaskWalk;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.observation.PlanTaskFetchObservationContext;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;

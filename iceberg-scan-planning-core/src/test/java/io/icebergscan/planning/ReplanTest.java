@@ -9,6 +9,8 @@ import io.icebergscan.planning.exceptions.NoSuchPlanIdException;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.observation.ScanPlanningObservationContext;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;

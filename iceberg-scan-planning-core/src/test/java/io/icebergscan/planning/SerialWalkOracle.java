@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.icebergscan.planning.observation.Outcome;
+
 /**
  * The planner contract's reference walk, written as plainly as the contract states it: the oracle
  * every concurrent result is compared with.

@@ -3,8 +3,10 @@ package io.icebergscan.planning;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.icebergscan.planning.model.TableIdentifier;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
@@ -66,7 +68,7 @@ class SpanTreeTest {
     Observation caller = Observation.start("caller", this.registry);
     List<String> paths = planner.planTasks(TableIdentifier.of("db", "t"), ScanRequest.all())
         .map(task -> task.dataFile().filePath())
-        .contextWrite(Context.of(Instrumentation.OBSERVATION_KEY, caller))
+        .contextWrite(Context.of(ObservationThreadLocalAccessor.KEY, caller))
         .collectList().block();
     caller.stop();
 

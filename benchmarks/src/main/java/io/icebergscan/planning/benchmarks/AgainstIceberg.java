@@ -138,7 +138,7 @@ public class AgainstIceberg {
   public int plan() {
     int count;
     if (this.planner != null) {
-      count = this.planner.plan(io.icebergscan.planning.TableIdentifier.of("bench", "events"), ScanRequest.all())
+      count = this.planner.plan(io.icebergscan.planning.model.TableIdentifier.of("bench", "events"), ScanRequest.all())
           .tasks().size();
     }
     else {

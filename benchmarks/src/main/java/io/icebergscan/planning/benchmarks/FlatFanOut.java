@@ -8,7 +8,7 @@ import java.util.function.UnaryOperator;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -74,7 +74,7 @@ public final class MemoryFootprint {
       System.gc();
       peak.set(0);
       sampler.start();
-      io.icebergscan.planning.TableIdentifier table = io.icebergscan.planning.TableIdentifier.of("bench", "memory");
+      io.icebergscan.planning.model.TableIdentifier table = io.icebergscan.planning.model.TableIdentifier.of("bench", "memory");
       if (mode.equals("collect")) {
         ScanPlan whole = planner.plan(table, ScanRequest.all());
         count = whole.tasks().size();

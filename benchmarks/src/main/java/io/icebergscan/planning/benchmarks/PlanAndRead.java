@@ -107,7 +107,7 @@ public class PlanAndRead {
   private ScanPlanner planner;
   private IcebergScanPlanner ours;
   private RESTCatalog icebergClient;
-  private io.icebergscan.planning.TableIdentifier ourName;
+  private io.icebergscan.planning.model.TableIdentifier ourName;
   private TableIdentifier icebergName;
   private long expectedRows;
 
@@ -183,7 +183,7 @@ public class PlanAndRead {
       this.expectedRows = (long) this.parquetFiles * this.parquetRows;
       this.icebergName = ParquetTable.IDENTIFIER;
     }
-    this.ourName = io.icebergscan.planning.TableIdentifier.parse(this.icebergName.toString());
+    this.ourName = io.icebergscan.planning.model.TableIdentifier.parse(this.icebergName.toString());
     this.catalog.start();
     Map<String, String> storage = StorageLatencyFileIO.readThrough();
     this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.workers).build();

@@ -133,7 +133,7 @@ public final class ReadMemoryFootprint {
         .planTimeout(Duration.ofMinutes(10)).build();
         IcebergScanPlanner reader = IcebergScanPlanner.builder(planner).readConcurrency(readConcurrency)
             .scanReports(false).build()) {
-      IcebergTable loaded = reader.loadTable(io.icebergscan.planning.TableIdentifier.parse(TABLE.toString()));
+      IcebergTable loaded = reader.loadTable(io.icebergscan.planning.model.TableIdentifier.parse(TABLE.toString()));
       System.gc();
       peak.set(0);
       sampler.start();

@@ -65,7 +65,7 @@ class AgainstIcebergTest {
 
   private static List<String> ours(String uri) {
     try (ScanPlanner planner = ScanPlanner.builder().uri(uri).maxConcurrency(4).build()) {
-      return planner.plan(io.icebergscan.planning.TableIdentifier.of("bench", "events"), ScanRequest.all()).tasks()
+      return planner.plan(io.icebergscan.planning.model.TableIdentifier.of("bench", "events"), ScanRequest.all()).tasks()
           .stream().map(task -> task.dataFile().filePath()).toList();
     }
   }

@@ -1,7 +1,8 @@
 package io.icebergscan.planning.autoconfigure;
 
-import io.icebergscan.planning.OAuth2ClientCredentials;
 import java.util.Objects;
+
+import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.util.ClassUtils;

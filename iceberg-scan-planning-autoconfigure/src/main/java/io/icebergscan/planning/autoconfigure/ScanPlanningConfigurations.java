@@ -3,9 +3,9 @@ package io.icebergscan.planning.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
-import io.icebergscan.planning.PlanTaskFetchObservationConvention;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanPlanningObservationConvention;
+import io.icebergscan.planning.observation.PlanTaskFetchObservationConvention;
+import io.icebergscan.planning.observation.ScanPlanningObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;

@@ -1,6 +1,6 @@
 package io.icebergscan.planning.autoconfigure;
 
-import io.icebergscan.planning.exceptions.Redaction;
+import io.icebergscan.planning.internal.Redaction;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 import io.icebergscan.planning.CatalogCheck;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.internal.Redaction;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;

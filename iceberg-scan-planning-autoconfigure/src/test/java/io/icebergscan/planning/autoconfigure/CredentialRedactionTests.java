@@ -10,18 +10,18 @@ import java.util.stream.Stream;
 
 import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.CatalogCheck;
-import io.icebergscan.planning.OAuth2ClientCredentials;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
-import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
-import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.internal.Redaction;
 import io.icebergscan.planning.model.Endpoint;
+import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -31,11 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import reactor.core.publisher.Flux;
-
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;

@@ -8,14 +8,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
-import io.icebergscan.planning.DefaultPlanTaskFetchObservationConvention;
-import io.icebergscan.planning.DefaultScanPlanningObservationConvention;
-import io.icebergscan.planning.PlanTaskFetchObservationConvention;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.observation.DefaultPlanTaskFetchObservationConvention;
+import io.icebergscan.planning.observation.DefaultScanPlanningObservationConvention;
+import io.icebergscan.planning.observation.PlanTaskFetchObservationConvention;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

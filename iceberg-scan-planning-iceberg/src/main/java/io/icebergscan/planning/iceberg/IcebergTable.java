@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;

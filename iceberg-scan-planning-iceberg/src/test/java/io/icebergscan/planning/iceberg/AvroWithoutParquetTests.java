@@ -117,7 +117,7 @@ class AvroWithoutParquetTests {
         table.newAppend().appendFile(file).commit();
         IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).scanReports(false).build();
         try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(
-            io.icebergscan.planning.TableIdentifier.of("avro", "only")), ScanRequest.all());
+            io.icebergscan.planning.model.TableIdentifier.of("avro", "only")), ScanRequest.all());
             CloseableIterable<Record> read = plan.rows()) {
           List<Object> ids = new ArrayList<>();
           read.forEach(row -> ids.add(row.getField("id")));

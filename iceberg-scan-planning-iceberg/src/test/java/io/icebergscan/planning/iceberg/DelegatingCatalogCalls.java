@@ -5,9 +5,9 @@ import java.util.Map;
 
 import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.LoadedTable;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

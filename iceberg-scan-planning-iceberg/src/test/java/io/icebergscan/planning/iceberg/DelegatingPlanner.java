@@ -7,8 +7,8 @@ import io.icebergscan.planning.CatalogCheck;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.model.TableIdentifier;
 import reactor.core.publisher.Flux;
 
 /**

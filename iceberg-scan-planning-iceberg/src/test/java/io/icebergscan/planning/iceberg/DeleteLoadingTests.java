@@ -126,7 +126,7 @@ class DeleteLoadingTests {
     return rows.stream().map(row -> row.getField("id")).toList();
   }
 
-  private static io.icebergscan.planning.TableIdentifier identifier() {
-    return io.icebergscan.planning.TableIdentifier.of(NAMESPACE, "shared");
+  private static io.icebergscan.planning.model.TableIdentifier identifier() {
+    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "shared");
   }
 }

@@ -55,7 +55,7 @@ class IcebergFiltersTests {
     events.appendRows(FileFormat.AVRO, rows);
     planner = ScanPlanner.builder().uri(catalog.uri()).build();
     iceberg = IcebergScanPlanner.builder(planner).scanReports(false).build();
-    table = iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of("filters", "events"));
+    table = iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of("filters", "events"));
   }
 
   @AfterAll

@@ -164,7 +164,7 @@ class MetadataColumnsTests {
     return rendered;
   }
 
-  private static io.icebergscan.planning.TableIdentifier identifier(EmbeddedTable table) {
-    return io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table.identifier().name());
+  private static io.icebergscan.planning.model.TableIdentifier identifier(EmbeddedTable table) {
+    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name());
   }
 }

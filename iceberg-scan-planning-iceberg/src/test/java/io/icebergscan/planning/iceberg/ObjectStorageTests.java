@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
-import io.icebergscan.planning.test.EmbeddedS3;
 import io.icebergscan.planning.test.EmbeddedS3.S3Credentials;
+import io.icebergscan.planning.test.EmbeddedS3;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.BaseCombinedScanTask;
 import org.apache.iceberg.DataFile;
@@ -505,7 +505,7 @@ class ObjectStorageTests {
   }
 
   private static IcebergTable load(IcebergScanPlanner iceberg, EmbeddedTable table) {
-    return iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table.identifier().name()));
+    return iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name()));
   }
 
   private static List<Record> rows(EmbeddedTable table, long from, int count) {

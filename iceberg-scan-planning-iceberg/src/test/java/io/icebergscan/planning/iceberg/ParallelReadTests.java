@@ -377,8 +377,8 @@ class ParallelReadTests {
   }
 
   /** A table of this test's namespace, as this project names it. */
-  private static io.icebergscan.planning.TableIdentifier ours(String table) {
-    return io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table);
+  private static io.icebergscan.planning.model.TableIdentifier ours(String table) {
+    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table);
   }
 
   /** The ids the plan's tasks hold, each task read on its own, one after the other. */

@@ -116,7 +116,7 @@ class ReadResourcesTests {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
         .build();
-    IcebergTable table = iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE,
+    IcebergTable table = iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE,
         name(format, ending == Ending.FAILURE, deletes)));
     int failures = 0;
     if (entry == Entry.READ_ROWS) {

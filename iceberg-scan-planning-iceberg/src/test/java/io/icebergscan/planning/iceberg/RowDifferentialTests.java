@@ -188,7 +188,7 @@ class RowDifferentialTests {
       table.appendRows(FileFormat.AVRO, rows(table, 0, 30));
       table.addDeletes(table.writeEqualityDeletes(FileFormat.AVRO, List.of(key(table, 4)), 1));
       String name = table.identifier().name();
-      LOADED_EARLIER.put(name, iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, name)));
+      LOADED_EARLIER.put(name, iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, name)));
       ICEBERG_LOADED_EARLIER.put(name, table.table());
       // another writer, after the load: a spec the loaded metadata does not know, and files of it
       table.table().updateSpec().addField(Expressions.bucket("id", 4)).commit();
@@ -257,7 +257,7 @@ class RowDifferentialTests {
       request.snapshotId(snapshot);
     }
     IcebergTable table = LOADED_EARLIER.containsKey(tableName) ? LOADED_EARLIER.get(tableName)
-        : iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, tableName));
+        : iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, tableName));
     Table local = ICEBERG_LOADED_EARLIER.getOrDefault(tableName, TABLES.get(tableName).table());
     List<String> expected = icebergRows(local, filter, snapshot);
     if (!LOADED_EARLIER.containsKey(tableName)) {

@@ -235,7 +235,7 @@ class RowReadingTests {
     EmbeddedTable table = table("own", 2);
     table.appendRows(FileFormat.AVRO, rows(table, 0, 4));
     IcebergScanPlanner withoutProperties = IcebergScanPlanner.builder(planner).build();
-    IcebergTable own = IcebergTable.of(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, "own"), table.table());
+    IcebergTable own = IcebergTable.of(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "own"), table.table());
     try (IcebergScanPlan plan = withoutProperties.plan(own, ScanRequest.all())) {
       assertThat(plan.io()).isSameAs(table.table().io());
       assertThat(read(plan.rows())).hasSize(4);
@@ -252,7 +252,7 @@ class RowReadingTests {
   }
 
   private static IcebergTable load(EmbeddedTable table) {
-    return iceberg.loadTable(io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table.identifier().name()));
+    return iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name()));
   }
 
   private static List<Record> read(CloseableIterable<Record> rows) {

@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TableIdentifier;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;

@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.TaskBatch;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;

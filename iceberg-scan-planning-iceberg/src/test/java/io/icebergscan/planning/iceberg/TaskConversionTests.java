@@ -244,8 +244,8 @@ class TaskConversionTests {
     return iceberg.plan(IcebergTable.of(io(identifier), catalog.table(identifier).table()), request);
   }
 
-  private static io.icebergscan.planning.TableIdentifier io(TableIdentifier identifier) {
-    return io.icebergscan.planning.TableIdentifier.of(List.of(identifier.namespace().levels()), identifier.name());
+  private static io.icebergscan.planning.model.TableIdentifier io(TableIdentifier identifier) {
+    return io.icebergscan.planning.model.TableIdentifier.of(List.of(identifier.namespace().levels()), identifier.name());
   }
 
   private static List<FileScanTask> icebergClientTasks(TableIdentifier identifier, UnaryOperator<TableScan> scan) {

@@ -21,8 +21,8 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
-import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog.CredentialsRequest;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
 import org.apache.iceberg.DataFile;
@@ -112,7 +112,7 @@ class VendedCredentialsTests {
     assertThat(this.catalog.requestCounts().credentials()).isEqualTo(2);
 
     assertThatThrownBy(() -> this.planner.catalog().loadCredentials(
-        io.icebergscan.planning.TableIdentifier.of(NAMESPACE, "missing"), null)).isInstanceOf(NoSuchTableException.class);
+        io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "missing"), null)).isInstanceOf(NoSuchTableException.class);
     assertThat(this.catalog.requestCounts().credentials()).isEqualTo(3);
   }
 
@@ -358,8 +358,8 @@ class VendedCredentialsTests {
     return icebergPlanner().build().loadTable(identifier(table));
   }
 
-  private static io.icebergscan.planning.TableIdentifier identifier(EmbeddedTable table) {
-    return io.icebergscan.planning.TableIdentifier.of(NAMESPACE, table.identifier().name());
+  private static io.icebergscan.planning.model.TableIdentifier identifier(EmbeddedTable table) {
+    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name());
   }
 
   private static String location(EmbeddedTable table) {

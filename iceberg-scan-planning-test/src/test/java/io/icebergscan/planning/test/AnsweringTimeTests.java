@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnsweringTimeTests {
 
   private static final TableIdentifier EVENTS = EmbeddedIcebergCatalogTests.EVENTS;
-  private static final io.icebergscan.planning.TableIdentifier PLANNER_EVENTS =
-      io.icebergscan.planning.TableIdentifier.of(List.of("db", "sales"), "events");
+  private static final io.icebergscan.planning.model.TableIdentifier PLANNER_EVENTS =
+      io.icebergscan.planning.model.TableIdentifier.of(List.of("db", "sales"), "events");
   private static final Duration LATENCY = Duration.ofMillis(5);
   private static final int MAX_CONCURRENCY = 4;
 

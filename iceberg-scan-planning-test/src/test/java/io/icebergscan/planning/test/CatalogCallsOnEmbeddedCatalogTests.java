@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class CatalogCallsOnEmbeddedCatalogTests {
 
   private static final TableIdentifier EVENTS = EmbeddedIcebergCatalogTests.EVENTS;
-  private static final io.icebergscan.planning.TableIdentifier PLANNER_EVENTS =
-      io.icebergscan.planning.TableIdentifier.of(List.of("db", "sales"), "events");
+  private static final io.icebergscan.planning.model.TableIdentifier PLANNER_EVENTS =
+      io.icebergscan.planning.model.TableIdentifier.of(List.of("db", "sales"), "events");
 
   private final EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create();
 

@@ -13,9 +13,9 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
@@ -654,8 +654,8 @@ class CompatibilityTests {
     }
   }
 
-  static io.icebergscan.planning.TableIdentifier ours(TableIdentifier table) {
-    return io.icebergscan.planning.TableIdentifier.of(List.of(table.namespace().levels()), table.name());
+  static io.icebergscan.planning.model.TableIdentifier ours(TableIdentifier table) {
+    return io.icebergscan.planning.model.TableIdentifier.of(List.of(table.namespace().levels()), table.name());
   }
 
   /** The planner's contract on a single-manifest table: Iceberg's own planning order, not only its set. */

@@ -2,9 +2,9 @@ package io.icebergscan.planning.test;
 
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails;
 import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
+import io.icebergscan.planning.model.TableIdentifier;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;

@@ -3,9 +3,9 @@ package io.icebergscan.planning.test;
 import java.time.Duration;
 import java.util.List;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
 import io.icebergscan.planning.test.Tables.TaskView;
@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ScanPlannerOnEmbeddedCatalogTests {
 
   private static final TableIdentifier EVENTS = EmbeddedIcebergCatalogTests.EVENTS;
-  private static final io.icebergscan.planning.TableIdentifier PLANNER_EVENTS =
-      io.icebergscan.planning.TableIdentifier.of(List.of("db", "sales"), "events");
+  private static final io.icebergscan.planning.model.TableIdentifier PLANNER_EVENTS =
+      io.icebergscan.planning.model.TableIdentifier.of(List.of("db", "sales"), "events");
 
   private final EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create();
 

@@ -11,11 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-
 import io.icebergscan.planning.exceptions.NoSuchTableException;
-import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.internal.Redaction;
 import io.icebergscan.planning.internal.http.CatalogRequest.Resend;
 import io.icebergscan.planning.internal.wire.ConfigParser;
 import io.icebergscan.planning.internal.wire.ErrorBodyParser;

@@ -12,7 +12,6 @@ import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TableIdentifier;
 import io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails;
 import io.icebergscan.planning.autoconfigure.ScanPlannerBuilderCustomizer;
 import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
@@ -20,6 +19,7 @@ import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
 import io.icebergscan.planning.iceberg.TestRows;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.micrometer.core.instrument.MeterRegistry;

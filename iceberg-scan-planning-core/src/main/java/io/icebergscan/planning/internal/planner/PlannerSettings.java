@@ -1,7 +1,8 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.internal.planner;
 
 import java.time.Duration;
 
+import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
@@ -10,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param replans how often a plan may start over after the catalog forgot it or one of its handles
  */
-record PlannerSettings(int maxConcurrency, Duration planTimeout, Duration pollInitialDelay, Duration pollMaxDelay,
+public record PlannerSettings(int maxConcurrency, Duration planTimeout, Duration pollInitialDelay, Duration pollMaxDelay,
     Duration cancelTimeout, int streamBufferSize, int replans) {
 
   /**
@@ -18,7 +19,7 @@ record PlannerSettings(int maxConcurrency, Duration planTimeout, Duration pollIn
    * from the initial delay to the cap, so that many plans submitted together do not poll in lock step;
    * never shorter than the catalog's {@code Retry-After}.
    */
-  Duration pollDelay(int attempt, @Nullable Duration retryAfter) {
+  public Duration pollDelay(int attempt, @Nullable Duration retryAfter) {
     Duration delay = RetryPolicy.backoff(this.pollInitialDelay, this.pollMaxDelay, attempt);
     return retryAfter != null && retryAfter.compareTo(delay) > 0 ? retryAfter : delay;
   }

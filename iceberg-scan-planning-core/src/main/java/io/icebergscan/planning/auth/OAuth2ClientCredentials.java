@@ -1,4 +1,4 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.auth;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,10 +11,12 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.exceptions.AuthenticationException;
-import io.icebergscan.planning.exceptions.Redaction;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.internal.Redaction;
 import io.icebergscan.planning.internal.http.CatalogErrors;
+import io.icebergscan.planning.internal.http.PlannerScopedFilters;
 import io.icebergscan.planning.internal.wire.JsonSyntaxErrors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -64,7 +66,12 @@ import tools.jackson.core.JacksonException;
  *     .build();
  * }</pre>
  */
-public final class OAuth2ClientCredentials implements ExchangeFilterFunction, TokenEndpointClient {
+public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
+
+  static {
+    PlannerScopedFilters.register((filter, plannersClient) -> filter instanceof OAuth2ClientCredentials credentials
+        ? credentials.forPlanner(plannersClient) : null);
+  }
 
   private static final String REGISTRATION_ID = "iceberg-catalog";
 
@@ -183,8 +190,7 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction, To
    * and whose token is the planner's own; this filter is not changed. A filter given a {@link Builder#webClient}
    * of its own serves every planner as it is.
    */
-  @Override
-  public ExchangeFilterFunction forPlanner(WebClient plannersClient) {
+  private ExchangeFilterFunction forPlanner(WebClient plannersClient) {
     return this.registration.webClient() != null ? this : new OAuth2ClientCredentials(this.registration,
         plannersClient);
   }

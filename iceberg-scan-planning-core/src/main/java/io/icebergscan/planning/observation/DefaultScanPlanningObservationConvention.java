@@ -1,7 +1,8 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
-import io.icebergscan.planning.ScanPlanningObservationDocumentation.HighCardinalityKeyNames;
-import io.icebergscan.planning.ScanPlanningObservationDocumentation.LowCardinalityKeyNames;
+import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.observation.ScanPlanningObservationDocumentation.HighCardinalityKeyNames;
+import io.icebergscan.planning.observation.ScanPlanningObservationDocumentation.LowCardinalityKeyNames;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,7 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
+import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
@@ -46,12 +48,12 @@ public final class ScanPlanningObservationContext extends Observation.Context {
     return this.replans;
   }
 
-  void replanned() {
+  public void replanned() {
     this.replans++;
   }
 
   /** Records how the plan ended, just before the observation stops. */
-  void ended(Outcome outcome, long tasks, int planTasksFetched, int requestsMade) {
+  public void ended(Outcome outcome, long tasks, int planTasksFetched, int requestsMade) {
     this.outcome = outcome;
     this.tasks = tasks;
     this.planTasksFetched = planTasksFetched;

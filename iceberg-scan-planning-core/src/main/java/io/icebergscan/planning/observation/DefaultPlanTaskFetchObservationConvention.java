@@ -1,10 +1,10 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
 import io.micrometer.common.KeyValues;
 
-import static io.icebergscan.planning.DefaultScanPlanningObservationConvention.exception;
-import static io.icebergscan.planning.DefaultScanPlanningObservationConvention.outcome;
-import static io.icebergscan.planning.DefaultScanPlanningObservationConvention.table;
+import static io.icebergscan.planning.observation.DefaultScanPlanningObservationConvention.exception;
+import static io.icebergscan.planning.observation.DefaultScanPlanningObservationConvention.outcome;
+import static io.icebergscan.planning.observation.DefaultScanPlanningObservationConvention.table;
 
 /**
  * The default convention of plan-task fetches: {@value #NAME}, the name the fetch timer had before observations,

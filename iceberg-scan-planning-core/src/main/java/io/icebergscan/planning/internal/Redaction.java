@@ -1,4 +1,4 @@
-package io.icebergscan.planning.exceptions;
+package io.icebergscan.planning.internal;
 
 import java.util.regex.Pattern;
 

@@ -1,5 +1,6 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
+import io.icebergscan.planning.ScanPlanner;
 import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;

@@ -1,4 +1,4 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;

@@ -1,4 +1,4 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
 /** How a plan, or one plan-task fetch, ended: the {@code outcome} of their observations. */
 public enum Outcome {

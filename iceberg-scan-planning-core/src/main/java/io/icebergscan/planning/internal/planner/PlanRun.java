@@ -1,4 +1,4 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.internal.planner;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.NoSuchPlanIdException;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
@@ -31,6 +32,8 @@ import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.observation.Outcome;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;

@@ -1,5 +1,6 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.observation;
 
+import io.icebergscan.planning.model.TableIdentifier;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
@@ -30,7 +31,7 @@ public final class PlanTaskFetchObservationContext extends Observation.Context {
   }
 
   /** Records how the fetch ended, unless it ended already: whether this call ended it. */
-  synchronized boolean ended(Outcome outcome) {
+  public synchronized boolean ended(Outcome outcome) {
     if (this.outcome != null) {
       return false;
     }

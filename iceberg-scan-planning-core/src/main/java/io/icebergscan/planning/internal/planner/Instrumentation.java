@@ -1,7 +1,16 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.internal.planner;
 
 import java.util.function.Supplier;
 
+import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.observation.DefaultPlanTaskFetchObservationConvention;
+import io.icebergscan.planning.observation.DefaultScanPlanningObservationConvention;
+import io.icebergscan.planning.observation.Outcome;
+import io.icebergscan.planning.observation.PlanTaskFetchObservationContext;
+import io.icebergscan.planning.observation.PlanTaskFetchObservationConvention;
+import io.icebergscan.planning.observation.ScanPlanningObservationContext;
+import io.icebergscan.planning.observation.ScanPlanningObservationConvention;
+import io.icebergscan.planning.observation.ScanPlanningObservationDocumentation;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +25,7 @@ import reactor.util.context.ContextView;
  * <p>An observation handler that throws disturbs neither the plan nor its observations: its failure is its own,
  * as a listener's was. Errors (an {@code OutOfMemoryError}) still go their way.
  */
-record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanningObservationConvention planConvention,
+public record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanningObservationConvention planConvention,
     @Nullable PlanTaskFetchObservationConvention fetchConvention) {
 
   /**

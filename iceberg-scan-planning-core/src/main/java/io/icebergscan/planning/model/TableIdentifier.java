@@ -1,4 +1,4 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.model;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.icebergscan.planning;
+package io.icebergscan.planning.internal.planner;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,12 +22,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
+import io.icebergscan.planning.CatalogCalls;
+import io.icebergscan.planning.CatalogCheck;
+import io.icebergscan.planning.LoadedTable;
+import io.icebergscan.planning.PlanStatistics;
+import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.TaskBatch;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.DiscoveredCatalog;
+import io.icebergscan.planning.internal.http.PlannerScopedFilters;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.internal.http.TablePaths;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
@@ -36,6 +45,7 @@ import io.icebergscan.planning.internal.wire.WireTypes.LoadTableResult;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.StorageCredential;
+import io.icebergscan.planning.model.TableIdentifier;
 import io.micrometer.observation.Observation;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
@@ -56,7 +66,7 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The {@link ScanPlanner} over the REST protocol: wires the client, the shared limiter and the runs. */
-final class RestScanPlanner implements ScanPlanner {
+public final class RestScanPlanner implements ScanPlanner {
 
   /** Marks work running for a planner, so that a blocking call that would wait on itself is refused. */
   private static final ThreadLocal<Boolean> ON_PLANNER_THREAD = new ThreadLocal<>();
@@ -81,14 +91,14 @@ final class RestScanPlanner implements ScanPlanner {
   private final @Nullable ConnectionProvider ownedConnections;
 
   /** How to reach the catalog, as the builder collected it. */
-  record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
+  public record Connection(String uri, @Nullable String warehouse, @Nullable String prefix, Map<String, String> headers,
       List<ExchangeFilterFunction> filters, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
       @Nullable SslContext sslContext, UnaryOperator<HttpClient> httpClient, @Nullable Executor executor,
       Duration connectTimeout, Duration responseTimeout,
       Duration requestTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
   }
 
-  RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
+  public RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
     this.settings = settings;
     this.instrumentation = instrumentation;
     this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
@@ -146,7 +156,7 @@ final class RestScanPlanner implements ScanPlanner {
     // before the catalog's headers and filters, which are not for the token endpoint
     WebClient plannersClient = builder.clone().build();
     List<ExchangeFilterFunction> filters = connection.filters().stream()
-        .map(filter -> filter instanceof TokenEndpointClient tokens ? tokens.forPlanner(plannersClient) : filter)
+        .map(filter -> PlannerScopedFilters.forPlanner(filter, plannersClient))
         .toList();
     WebClient planningClient = builder
         .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
