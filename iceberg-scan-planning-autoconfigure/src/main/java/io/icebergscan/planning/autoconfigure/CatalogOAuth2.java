@@ -22,31 +22,31 @@ final class CatalogOAuth2 {
   private CatalogOAuth2() {
   }
 
-  /** @param catalogUri the catalog's base URI, whose {@code /v1/oauth/tokens} is the default token endpoint */
-  static ExchangeFilterFunction filter(IcebergRestProperties.OAuth2 oauth2, String catalogUri,
-      @Nullable ClassLoader classLoader) {
+  /**
+   * @param credentials the connection's client credentials
+   * @param oauth2 how the client authenticates and renews its tokens: {@code iceberg.rest.oauth2.*}
+   * @param catalogUri the catalog's base URI, whose {@code /v1/oauth/tokens} is the default token endpoint
+   */
+  static ExchangeFilterFunction filter(IcebergRestConnectionDetails.ClientCredentials credentials,
+      IcebergRestProperties.OAuth2 oauth2, String catalogUri, @Nullable ClassLoader classLoader) {
     if (!ClassUtils.isPresent(SPRING_SECURITY_OAUTH2_CLIENT, classLoader)) {
-      throw new IllegalStateException("iceberg.rest.oauth2.client-id is set, but Spring Security's OAuth2 client is "
-          + "not on the classpath: add the dependency org.springframework.security:spring-security-oauth2-client");
+      throw new IllegalStateException("OAuth2 client credentials are set (iceberg.rest.oauth2.client-id or the "
+          + "connection details), but Spring Security's OAuth2 client is not on the classpath: add the dependency "
+          + "org.springframework.security:spring-security-oauth2-client");
     }
-    UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.oauth2.client-id", oauth2.clientId());
-    UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.oauth2.client-secret", oauth2.clientSecret());
-    // the caller checked the id, and IcebergRestProperties.OAuth2 refuses an id without a secret
-    String clientId = Objects.requireNonNull(oauth2.clientId());
-    String clientSecret = Objects.requireNonNull(oauth2.clientSecret());
     PropertyMapper map = PropertyMapper.get();
-    String tokenUri = oauth2.tokenUri() != null ? oauth2.tokenUri()
+    String tokenUri = credentials.tokenUri() != null ? credentials.tokenUri()
         : catalogUri.replaceAll("/+$", "") + "/v1/oauth/tokens";
     OAuth2ClientCredentials.Builder builder = OAuth2ClientCredentials.builder()
-        .clientId(clientId)
-        .clientSecret(clientSecret)
+        .clientId(credentials.clientId())
+        .clientSecret(credentials.clientSecret())
         .secretInBody(oauth2.secretInBody())
         // not through set(…): the refusal would quote the value, and a URI may hold credentials
         .tokenUri(tokenUri);
     map.from(oauth2.refreshBefore()).to(set("iceberg.rest.oauth2.refresh-before", builder::refreshBefore));
     map.from(oauth2.defaultTokenLifetime())
         .to(set("iceberg.rest.oauth2.default-token-lifetime", builder::defaultLifetime));
-    map.from(oauth2.scopes()).to(builder::scopes);
+    map.from(credentials.scopes()).to(builder::scopes);
     return builder.build();
   }
 }

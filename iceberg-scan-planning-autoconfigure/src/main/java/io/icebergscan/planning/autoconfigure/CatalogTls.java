@@ -1,7 +1,6 @@
 package io.icebergscan.planning.autoconfigure;
 
 import java.util.Arrays;
-
 import javax.net.ssl.SSLException;
 
 import io.netty.handler.ssl.SslContext;
@@ -15,7 +14,8 @@ final class CatalogTls {
   private CatalogTls() {
   }
 
-  static SslContext sslContext(String bundleName, SslBundle bundle) {
+  /** @param source what the bundle is, for a message: the property that named it, or the connection details */
+  static SslContext sslContext(SslBundle bundle, String source) {
     SslOptions options = bundle.getOptions();
     SslContextBuilder builder = SslContextBuilder.forClient()
         .keyManager(bundle.getManagers().getKeyManagerFactory())
@@ -30,8 +30,7 @@ final class CatalogTls {
       return builder.build();
     }
     catch (SSLException invalid) {
-      throw new IllegalStateException("the SSL bundle '" + bundleName + "' (iceberg.rest.ssl.bundle) cannot be used "
-          + "by a TLS client: " + invalid.getMessage(), invalid);
+      throw new IllegalStateException(source + " cannot be used by a TLS client: " + invalid.getMessage(), invalid);
     }
   }
 }

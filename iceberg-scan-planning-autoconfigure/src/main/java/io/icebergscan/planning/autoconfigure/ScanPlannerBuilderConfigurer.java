@@ -46,10 +46,6 @@ final class ScanPlannerBuilderConfigurer {
       UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.headers." + name, value);
       builder.header(name, value);
     });
-    map.from(properties.token()).to(token -> {
-      UnresolvedPlaceholderException.throwIfUnresolved("iceberg.rest.token", token);
-      builder.header("Authorization", "Bearer " + token);
-    });
   }
 
   /** The largest planner executor the properties ask for: the planner's limit. */

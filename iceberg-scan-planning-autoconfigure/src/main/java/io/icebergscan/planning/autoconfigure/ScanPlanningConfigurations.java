@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.annotation.Bean;
@@ -41,8 +42,9 @@ final class ScanPlanningConfigurations {
     @Bean
     @ConditionalOnMissingBean(IcebergRestConnectionDetails.class)
     @Conditional(OnCatalogUri.class)
-    PropertiesIcebergRestConnectionDetails icebergRestConnectionDetails(IcebergRestProperties properties) {
-      return new PropertiesIcebergRestConnectionDetails(properties);
+    PropertiesIcebergRestConnectionDetails icebergRestConnectionDetails(IcebergRestProperties properties,
+        ObjectProvider<SslBundles> sslBundles) {
+      return new PropertiesIcebergRestConnectionDetails(properties, sslBundles);
     }
   }
 
@@ -83,34 +85,36 @@ final class ScanPlanningConfigurations {
         ObjectProvider<ScanPlanningObservationConvention> observationConvention,
         ObjectProvider<PlanTaskFetchObservationConvention> fetchObservationConvention,
         ObjectProvider<ScanPlannerBuilderCustomizer> customizers,
-        ObjectProvider<SslBundles> sslBundles,
         ObjectProvider<ScanPlanningHttpClientCustomizer> httpClientCustomizers, ResourceLoader resourceLoader) {
       ScanPlanner.Builder builder = ScanPlanner.builder().executor(executor);
       new ScanPlannerBuilderConfigurer(properties).configure(builder, connection);
       builder.webClientBuilder(webClientBuilder.getIfAvailable(WebClient::builder));
-      String bundle = properties.ssl().bundle();
-      if (bundle != null) {
-        builder.sslContext(CatalogTls.sslContext(bundle, sslBundles(bundle, sslBundles).getBundle(bundle)));
+      SslBundle sslBundle = connection.getSslBundle();
+      if (sslBundle != null) {
+        builder.sslContext(CatalogTls.sslContext(sslBundle, connection instanceof PropertiesIcebergRestConnectionDetails
+            ? "the SSL bundle '" + properties.ssl().bundle() + "' (iceberg.rest.ssl.bundle)"
+            : "the SSL bundle of " + connection.getClass().getName()));
       }
       httpClientCustomizers.orderedStream().forEach(customizer -> builder.httpClient(customizer::customize));
-      if (properties.oauth2().clientId() != null) {
+      String token = connection.getToken();
+      IcebergRestConnectionDetails.ClientCredentials clientCredentials = connection.getClientCredentials();
+      if (token != null && clientCredentials != null) {
+        throw new IllegalStateException(connection.getClass().getName() + " gives both a token and OAuth2 client "
+            + "credentials: choose one way to authenticate");
+      }
+      if (token != null) {
+        builder.header("Authorization", "Bearer " + token);
+      }
+      if (clientCredentials != null) {
         // its token requests go through the planner's client: the catalog's timeouts, TLS and customizers
-        builder.filter(CatalogOAuth2.filter(properties.oauth2(), connection.getUri(), resourceLoader.getClassLoader()));
+        builder.filter(CatalogOAuth2.filter(clientCredentials, properties.oauth2(), connection.getUri(),
+            resourceLoader.getClassLoader()));
       }
       observationRegistry.ifAvailable(builder::observationRegistry);
       observationConvention.ifAvailable(builder::observationConvention);
       fetchObservationConvention.ifAvailable(builder::fetchObservationConvention);
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
       return builder.build();
-    }
-
-    private static SslBundles sslBundles(String bundle, ObjectProvider<SslBundles> bundles) {
-      SslBundles available = bundles.getIfAvailable();
-      if (available == null) {
-        throw new IllegalStateException("iceberg.rest.ssl.bundle is '" + bundle + "', but there are no SSL bundles "
-            + "(spring.ssl.bundle.*)");
-      }
-      return available;
     }
   }
 

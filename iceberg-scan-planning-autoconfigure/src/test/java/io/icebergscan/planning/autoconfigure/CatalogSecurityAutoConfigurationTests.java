@@ -20,14 +20,18 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import okhttp3.tls.HandshakeCertificates;
 import okhttp3.tls.HeldCertificate;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -39,7 +43,7 @@ import org.springframework.security.oauth2.client.AuthorizedClientServiceReactiv
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** TLS through Spring Boot SSL bundles and OAuth2 client credentials, configured by properties. */
+/** TLS through Spring Boot SSL bundles and OAuth2 client credentials, configured by properties or connection details. */
 @ExtendWith(OutputCaptureExtension.class)
 class CatalogSecurityAutoConfigurationTests {
 
@@ -277,10 +281,110 @@ class CatalogSecurityAutoConfigurationTests {
         .doesNotContain("tok-");
   }
 
+  /**
+   * One bean replaces every connection property, as Boot's own connection details do: the URI, the credentials and
+   * the SSL bundle come from it, and what it leaves unset is not taken from {@code iceberg.rest.*}.
+   */
+  @Test
+  void aConnectionDetailsBeanCarriesTheTokenAndTheSslBundleInPlaceOfTheProperties() throws IOException {
+    String[] tls = startTls(true);
+    this.runner.withPropertyValues(tls).withPropertyValues("iceberg.rest.uri=http://properties.invalid",
+        "iceberg.rest.token=not-this-one", "iceberg.rest.ssl.bundle=nope")
+        .withBean(ConnectionDetails.class, this.server.url("/catalog").toString(), STATIC_TOKEN, null)
+        .run(context -> {
+          assertThat(context.getBean(ScanPlanner.class).plan(TABLE).planId()).isEqualTo("p");
+          assertThat(this.catalog.requests).hasSize(2).allSatisfy(request -> {
+            assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer " + STATIC_TOKEN);
+            assertThat(request.getHandshake().peerPrincipal().getName()).contains("CN=planner");
+          });
+        });
+  }
+
+  @Test
+  void aConnectionDetailsBeanCarriesOAuth2ClientCredentialsAndThePropertiesSayHowTheyAreSent() throws IOException {
+    String uri = startPlain().substring("iceberg.rest.uri=".length());
+    this.runner.withPropertyValues("iceberg.rest.oauth2.client-authentication-method=client_secret_post",
+        "iceberg.rest.oauth2.client-id=not-this-one", "iceberg.rest.oauth2.client-secret=not-this-either")
+        .withBean(ConnectionDetails.class, uri, null, new IcebergRestConnectionDetails.ClientCredentials("planner",
+            CLIENT_SECRET, this.server.url("/idp/token").toString(), List.of("PRINCIPAL_ROLE:ALL")))
+        .run(context -> {
+          context.getBean(ScanPlanner.class).plan(TABLE);
+          assertThat(this.catalog.tokenRequests).singleElement().satisfies(request -> {
+            assertThat(request.getUrl().encodedPath()).isEqualTo("/idp/token");
+            assertThat(request.getBody().utf8()).contains("client_id=planner", "client_secret=" + CLIENT_SECRET,
+                "scope=PRINCIPAL_ROLE%3AALL");
+          });
+          assertThat(this.catalog.requests).hasSize(2)
+              .allSatisfy(request -> assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer tok-1"));
+        });
+  }
+
+  @Test
+  void connectionDetailsWithBothATokenAndClientCredentialsFailStartUpSayingSo() throws IOException {
+    String uri = startPlain().substring("iceberg.rest.uri=".length());
+    this.runner.withBean(ConnectionDetails.class, uri, STATIC_TOKEN,
+        new IcebergRestConnectionDetails.ClientCredentials("planner", CLIENT_SECRET, null, null))
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("choose one")
+            .hasMessageContaining(ConnectionDetails.class.getName()).hasMessageNotContaining(STATIC_TOKEN)
+            .hasMessageNotContaining(CLIENT_SECRET));
+    assertThat(this.catalog.requests).isEmpty();
+  }
+
+  @Test
+  void clientCredentialsNeedAnIdAndASecretAndNeverShowTheSecret() {
+    assertThat(new IcebergRestConnectionDetails.ClientCredentials("planner", CLIENT_SECRET,
+        "https://alice:pw@idp.example.com/token", null).toString()).contains("planner", "******@idp.example.com")
+        .doesNotContain(CLIENT_SECRET).doesNotContain("alice:pw");
+    assertThatThrownBy(() -> new IcebergRestConnectionDetails.ClientCredentials(" ", CLIENT_SECRET, null, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("client id")
+        .hasMessageNotContaining(CLIENT_SECRET);
+    assertThatThrownBy(() -> new IcebergRestConnectionDetails.ClientCredentials("planner", "", null, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("client secret");
+  }
+
   /** The client's HTTP Basic credentials at the token endpoint. */
   private static String basic() {
     byte[] credentials = ("planner:" + CLIENT_SECRET).getBytes(StandardCharsets.UTF_8);
     return "Basic " + Base64.getEncoder().encodeToString(credentials);
+  }
+
+  /** An application's own connection details; its SSL bundle is the context's {@code catalog} bundle, if any. */
+  static final class ConnectionDetails implements IcebergRestConnectionDetails {
+
+    private final String uri;
+    private final @Nullable String token;
+    private final @Nullable ClientCredentials clientCredentials;
+    private final @Nullable SslBundle sslBundle;
+
+    ConnectionDetails(String uri, @Nullable String token, @Nullable ClientCredentials clientCredentials,
+        ObjectProvider<SslBundles> bundles) {
+      this.uri = uri;
+      this.token = token;
+      this.clientCredentials = clientCredentials;
+      SslBundles available = bundles.getIfAvailable();
+      this.sslBundle = available != null && available.getBundleNames().contains("catalog")
+          ? available.getBundle("catalog") : null;
+    }
+
+    @Override
+    public String getUri() {
+      return this.uri;
+    }
+
+    @Override
+    public @Nullable String getToken() {
+      return this.token;
+    }
+
+    @Override
+    public @Nullable ClientCredentials getClientCredentials() {
+      return this.clientCredentials;
+    }
+
+    @Override
+    public @Nullable SslBundle getSslBundle() {
+      return this.sslBundle;
+    }
   }
 
   /** A token endpoint at {@code /…/token(s)} and a catalog that needs its tokens when OAuth2 is on. */

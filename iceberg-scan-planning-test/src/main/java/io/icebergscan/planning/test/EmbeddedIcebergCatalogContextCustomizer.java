@@ -39,7 +39,7 @@ final class EmbeddedIcebergCatalogContextCustomizer implements ContextCustomizer
         && context instanceof BeanDefinitionRegistry registry) {
       // primary, so that it wins over connection details of the application's own, as over its properties
       RootBeanDefinition details = new RootBeanDefinition(EmbeddedIcebergCatalogConnectionDetails.class,
-          () -> new EmbeddedIcebergCatalogConnectionDetails(catalog));
+          () -> new EmbeddedIcebergCatalogConnectionDetails(catalog, this.settings.authentication()));
       details.setPrimary(true);
       registry.registerBeanDefinition(CONNECTION_DETAILS_BEAN_NAME, details);
     }

@@ -75,7 +75,8 @@ public final class EmbeddedIcebergCatalogExtension implements BeforeAllCallback,
     EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create().tasksPerPlanTask(settings.tasksPerPlanTask())
         .planAsync(settings.planAsync()).submittedPolls(settings.submittedPolls())
         .tasksLatency(Duration.ofMillis(settings.tasksLatencyMillis())).fanOut(fanOut(settings))
-        .planningEndpoints(settings.planningEndpoints());
+        .planningEndpoints(settings.planningEndpoints())
+        .requireBearerToken(settings.authentication() != EmbeddedIcebergCatalogTest.Authentication.NONE);
     return catalog.start();
   }
 

@@ -64,4 +64,30 @@ public @interface EmbeddedIcebergCatalogTest {
 
   /** Whether the catalog advertises and serves the planning endpoints. */
   boolean planningEndpoints() default true;
+
+  /**
+   * How the catalog authenticates its callers, which its connection details then carry: the auto-configured planner
+   * authenticates as an application configured for such a catalog would.
+   */
+  Authentication authentication() default Authentication.NONE;
+
+  /** How an embedded catalog authenticates its callers. */
+  enum Authentication {
+
+    /** Every request is served. */
+    NONE,
+
+    /**
+     * Requests need an {@code Authorization: Bearer} header ({@link EmbeddedIcebergCatalog#requireBearerToken}); the
+     * connection details give a fixed token.
+     */
+    BEARER_TOKEN,
+
+    /**
+     * Requests need a bearer token, which the connection details' OAuth2 client credentials get from the catalog's
+     * own {@code POST /v1/oauth/tokens}. Needs {@code org.springframework.security:spring-security-oauth2-client} on
+     * the test class path, as OAuth2 in an application does.
+     */
+    CLIENT_CREDENTIALS
+  }
 }
