@@ -1,16 +1,12 @@
 package io.icebergscan.planning.iceberg;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import io.icebergscan.planning.ClassPathWithout;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
@@ -43,44 +39,13 @@ class AvroWithoutParquetTests {
 
   @Test
   void avroReadsWithoutParquetOrHadoop() throws Exception {
-    List<URL> withoutParquet = new ArrayList<>();
-    List<String> removed = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      String name = Path.of(entry).getFileName().toString();
-      if (name.startsWith("iceberg-parquet-") || name.startsWith("parquet-") || name.startsWith("hadoop-client-")) {
-        removed.add(name);
-      }
-      else {
-        withoutParquet.add(url(entry));
-      }
-    }
-    assertThat(removed).as("this module's tests have the optional jars")
+    ClassPathWithout.Run run = ClassPathWithout.run(path -> {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      return name.startsWith("iceberg-parquet-") || name.startsWith("parquet-") || name.startsWith("hadoop-client-");
+    }, Probe.class);
+    assertThat(run.leftOut()).as("this module's tests have the optional jars")
         .anyMatch(name -> name.startsWith("iceberg-parquet-")).anyMatch(name -> name.startsWith("hadoop-client-api-"));
-    try (URLClassLoader application = new URLClassLoader(withoutParquet.toArray(URL[]::new),
-        ClassLoader.getPlatformClassLoader())) {
-      Callable<?> probe = (Callable<?>) application.loadClass(Probe.class.getName()).getConstructor().newInstance();
-      // Iceberg finds its format models through the context class loader: the application's, as there
-      Thread thread = Thread.currentThread();
-      ClassLoader context = thread.getContextClassLoader();
-      Object outcome;
-      thread.setContextClassLoader(application);
-      try {
-        outcome = probe.call();
-      }
-      finally {
-        thread.setContextClassLoader(context);
-      }
-      assertThat(outcome).isEqualTo(List.of("no iceberg-parquet", "no hadoop", "read [1, 2, 3]"));
-    }
-  }
-
-  private static URL url(String entry) {
-    try {
-      return Path.of(entry).toUri().toURL();
-    }
-    catch (MalformedURLException impossible) {
-      throw new IllegalStateException(impossible);
-    }
+    assertThat(run.outcome()).isEqualTo(List.of("no iceberg-parquet", "no hadoop", "read [1, 2, 3]"));
   }
 
   /**

@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.StreamSupport;
 
+import io.icebergscan.planning.ClassPathWithout;
 import io.icebergscan.planning.test.EmbeddedS3.S3Credentials;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DataFile;

@@ -1,4 +1,4 @@
-package io.icebergscan.planning.test;
+package io.icebergscan.planning;
 
 import java.io.File;
 import java.io.IOException;
@@ -13,17 +13,17 @@ import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
 /**
- * Runs a probe as an application without some of this module's optional dependencies runs it: in a class loader of
+ * Runs a probe as an application without some of a module's optional dependencies runs it: in a class loader of
  * its own over this JVM's class path less the jars left out, with nothing above it but the platform's. Only JDK types
- * cross the loader boundary, so the probe returns one.
+ * cross the loader boundary, so the probe returns one. Shared by the modules' tests through the core's test jar.
  */
-final class ClassPathWithout {
+public final class ClassPathWithout {
 
   /**
    * @param leftOut the file names of the class path entries left out
    * @param outcome what the probe returned
    */
-  record Run(List<String> leftOut, Object outcome) {
+  public record Run(List<String> leftOut, Object outcome) {
   }
 
   private ClassPathWithout() {
@@ -33,7 +33,7 @@ final class ClassPathWithout {
    * @param leaveOut which class path entries (their paths, with {@code /} separators) to leave out
    * @param probe a public class with a public no-argument constructor, run in the new loader
    */
-  static Run run(Predicate<String> leaveOut, Class<? extends Callable<?>> probe) throws Exception {
+  public static Run run(Predicate<String> leaveOut, Class<? extends Callable<?>> probe) throws Exception {
     List<URL> kept = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
