@@ -8,12 +8,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
-import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.CatalogCheck;
-import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
-import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
@@ -34,7 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -238,40 +234,17 @@ class CredentialRedactionTests {
   }
 
   /** A planner of someone else's whose failures quote credentials: the indicator masks them all the same. */
-  private record FailingPlanner(String message) implements ScanPlanner {
+  private static final class FailingPlanner extends StubPlanner {
 
-    @Override
-    public ScanPlan plan(TableIdentifier table, ScanRequest request) {
-      throw new UnsupportedOperationException();
-    }
+    private final String message;
 
-    @Override
-    public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
-      return Flux.empty();
-    }
-
-    @Override
-    public CatalogCalls catalog() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public int maxConcurrency() {
-      return 1;
-    }
-
-    @Override
-    public int requestsInFlight() {
-      return 0;
+    FailingPlanner(String message) {
+      this.message = message;
     }
 
     @Override
     public CatalogCheck checkCatalog(Duration timeout) {
       throw new ScanPlanningException(this.message);
-    }
-
-    @Override
-    public void close() {
     }
   }
 }

@@ -4,17 +4,15 @@ import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.icebergscan.planning.CatalogCheck;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import io.icebergscan.planning.health.ScanPlanningHealthIndicator;
 import io.icebergscan.planning.model.TableIdentifier;
@@ -36,7 +34,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.util.unit.DataSize;
-import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -480,41 +477,7 @@ class ScanPlanningAutoConfigurationTests {
 
     @Bean
     ScanPlanner ownPlanner() {
-      return new ScanPlanner() {
-        @Override
-        public ScanPlan plan(TableIdentifier table, ScanRequest request) {
-          throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Flux<io.icebergscan.planning.TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
-          return Flux.empty();
-        }
-
-        @Override
-        public io.icebergscan.planning.CatalogCalls catalog() {
-          throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public int maxConcurrency() {
-          return 1;
-        }
-
-        @Override
-        public int requestsInFlight() {
-          return 0;
-        }
-
-        @Override
-        public CatalogCheck checkCatalog(Duration timeout) {
-          throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {
-        }
-      };
+      return new StubPlanner();
     }
   }
 

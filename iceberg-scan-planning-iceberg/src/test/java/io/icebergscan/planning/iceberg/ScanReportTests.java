@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -218,7 +219,7 @@ class ScanReportTests {
   }
 
   /** The real planner, with each report's body recorded before it is sent, or refused. */
-  private static final class Recording extends DelegatingPlanner {
+  private static final class Recording extends StubPlanner {
 
     final List<String> reports = new CopyOnWriteArrayList<>();
     volatile boolean failReports;

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.TaskBatch;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.model.TableIdentifier;
@@ -114,7 +115,7 @@ class StreamedReadTests {
     EmbeddedTable table = table("failing", 6);
     PlanTimeoutException failure = new PlanTimeoutException("planning streamed.failing did not finish in time");
     // the real plan's batches, then the failure the planner would end the stream with
-    ScanPlanner failing = new DelegatingPlanner(this.planner) {
+    ScanPlanner failing = new StubPlanner(this.planner) {
       @Override
       public Flux<TaskBatch> planBatches(TableIdentifier id, ScanRequest request) {
         return super.planBatches(id, request).concatWith(Mono.error(failure));
