@@ -22,12 +22,10 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.SocketEffect;
-import mockwebserver3.junit5.StartStop;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.web.reactive.function.client.ClientRequestObservationContext;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -72,22 +70,11 @@ class CatalogCallsTest {
 
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-  @StartStop
-  private final MockWebServer server = new MockWebServer();
-
-  private final List<ScanPlanner> planners = new ArrayList<>();
-  /** Requests taken from the server so far. */
-  private int taken;
-
-  @AfterEach
-  void close() {
-    this.planners.forEach(ScanPlanner::close);
-  }
+  @RegisterExtension
+  private final MockCatalog catalog = new MockCatalog();
 
   private ScanPlanner planner(ScanPlanner.Builder builder) {
-    ScanPlanner planner = builder.build();
-    this.planners.add(planner);
-    return planner;
+    return this.catalog.planner(builder);
   }
 
   private ScanPlanner planner() {
@@ -95,35 +82,18 @@ class CatalogCallsTest {
   }
 
   private ScanPlanner.Builder builder() {
-    return ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(2)
+    return this.catalog.builder().maxRetries(2)
         .retryInitialDelay(Duration.ofMillis(5)).retryMaxDelay(Duration.ofMillis(50));
   }
 
-  private void enqueue(int status, String body, String... headers) {
-    MockResponse.Builder response = new MockResponse.Builder().code(status).setHeader("Content-Type",
-        "application/json").body(body);
-    for (int i = 0; i < headers.length; i += 2) {
-      response.setHeader(headers[i], headers[i + 1]);
-    }
-    this.server.enqueue(response.build());
-  }
-
   private void enqueueNoContent() {
-    this.server.enqueue(new MockResponse.Builder().code(204).build());
-  }
-
-  private RecordedRequest take() throws InterruptedException {
-    RecordedRequest request = this.server.takeRequest(10, TimeUnit.SECONDS);
-    assertThat(request).as("a request").isNotNull();
-    this.taken++;
-    return request;
+    this.catalog.server().enqueue(new MockResponse.Builder().code(204).build());
   }
 
   /** Every request the server got and was not taken yet, as {@code "<METHOD> <path and query>"}. */
   private List<String> requests() throws InterruptedException {
     List<String> lines = new ArrayList<>();
-    for (int i = this.server.getRequestCount() - this.taken; i > 0; i--) {
-      RecordedRequest request = take();
+    for (RecordedRequest request : this.catalog.requests()) {
       lines.add(request.getMethod() + " " + request.getTarget());
     }
     return lines;
@@ -140,9 +110,9 @@ class CatalogCallsTest {
 
   @Test
   void eachCallGoesToItsTablesPathWithThePrefixAndEncodedNamespaceAndName() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"prefix\":\"cat/p1\"}"));
-    enqueue(200, loaded(METADATA, ""));
-    enqueue(200, "{\"storage-credentials\":[]}");
+    this.catalog.enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"prefix\":\"cat/p1\"}"));
+    this.catalog.enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(200, "{\"storage-credentials\":[]}");
     enqueueNoContent();
     ScanPlanner planner = planner();
     TableIdentifier table = TableIdentifier.of(List.of("a", "b c", "ü"), "t/x?y#z");
@@ -158,26 +128,26 @@ class CatalogCallsTest {
 
   @Test
   void theCatalogsNamespaceSeparatorIsUsed() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"namespace-separator\":\"%2E\"}"));
-    enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"namespace-separator\":\"%2E\"}"));
+    this.catalog.enqueue(200, loaded(METADATA, ""));
     planner().catalog().loadTable(TableIdentifier.parse("a.b.t"), false);
-    take();
-    assertThat(take().getTarget()).isEqualTo("/v1/namespaces/a%2Eb/tables/t");
+    this.catalog.take();
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/namespaces/a%2Eb/tables/t");
   }
 
   @Test
   void theDelegationHeaderIsSentOnlyWhenCredentialsAreAskedFor() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, loaded(METADATA, ""));
-    enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(200, loaded(METADATA, ""));
     ScanPlanner planner = planner(builder().header("X-Tenant", "acme"));
 
     planner.catalog().loadTable(TABLE, true);
     planner.catalog().loadTable(TABLE, false);
 
-    take();
-    RecordedRequest asked = take();
-    RecordedRequest notAsked = take();
+    this.catalog.take();
+    RecordedRequest asked = this.catalog.take();
+    RecordedRequest notAsked = this.catalog.take();
     assertThat(asked.getHeaders().values("X-Iceberg-Access-Delegation")).containsExactly("vended-credentials");
     assertThat(notAsked.getHeaders().get("X-Iceberg-Access-Delegation")).isNull();
     // the planner's own headers go with these calls too
@@ -189,8 +159,8 @@ class CatalogCallsTest {
 
   @Test
   void theAnswersMetadataIsHandedOnAsTheSameObjectWithItsConfigAndCredentials() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, loaded(METADATA, ",\"config\":{\"token\":\"t0k3n\",\"io-impl\":\"x.S3FileIO\"},"
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, loaded(METADATA, ",\"config\":{\"token\":\"t0k3n\",\"io-impl\":\"x.S3FileIO\"},"
         + "\"storage-credentials\":[" + CREDENTIAL + ",{\"prefix\":\"s3://b\",\"config\":{}}],"
         + "\"remote-signing-config\":{\"uri\":\"https://signer\"}"));
 
@@ -212,8 +182,8 @@ class CatalogCallsTest {
 
   @Test
   void aTableWithoutConfigLocationOrCredentialsHasThemEmpty() {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, "{\"metadata-location\":null,\"metadata\":" + METADATA + "}");
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"metadata-location\":null,\"metadata\":" + METADATA + "}");
 
     LoadedTable table = planner().catalog().loadTable(TABLE, false);
 
@@ -224,9 +194,9 @@ class CatalogCallsTest {
 
   @Test
   void credentialsAreLoadedForAPlanWithItsIdInTheQuery() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, "{\"storage-credentials\":[" + CREDENTIAL + "]}");
-    enqueue(200, "{\"storage-credentials\":[]}");
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"storage-credentials\":[" + CREDENTIAL + "]}");
+    this.catalog.enqueue(200, "{\"storage-credentials\":[]}");
     ScanPlanner planner = planner();
 
     assertThat(planner.catalog().loadCredentials(TABLE, "plan 1/ü&x=y")).singleElement()
@@ -240,17 +210,17 @@ class CatalogCallsTest {
 
   @Test
   void aReportIsPostedAsItIsWithoutAnIdempotencyKey() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
     enqueueNoContent();
     // any 2xx is an acceptance, a body or not
-    enqueue(200, "{}");
+    this.catalog.enqueue(200, "{}");
     ScanPlanner planner = planner();
 
     planner.catalog().reportMetrics(TABLE, REPORT).block();
     planner.catalog().reportMetrics(TABLE, REPORT).block();
 
-    take();
-    RecordedRequest report = take();
+    this.catalog.take();
+    RecordedRequest report = this.catalog.take();
     assertThat(report.getMethod()).isEqualTo("POST");
     assertThat(report.getBody().utf8()).isEqualTo(REPORT);
     assertThat(report.getHeaders().get("Content-Type")).startsWith("application/json");
@@ -264,7 +234,7 @@ class CatalogCallsTest {
       assertThatThrownBy(() -> planner.catalog().reportMetrics(TABLE, notAReport)).as(notAReport)
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reportJson");
     }
-    assertThat(this.server.getRequestCount()).isZero();
+    assertThat(this.catalog.server().getRequestCount()).isZero();
   }
 
   @Test
@@ -283,9 +253,9 @@ class CatalogCallsTest {
         { "{\"metadata\":{},\"storage-credentials\":[" + CREDENTIAL + ",{\"prefix\":\"s3://c\","
             + "\"config\":{\"key\":98765}}]}", "storage-credentials[1].config.key" },
     };
-    enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
     for (String[] malformed : cases) {
-      enqueue(200, malformed[0]);
+      this.catalog.enqueue(200, malformed[0]);
     }
     ScanPlanner planner = planner();
     for (String[] malformed : cases) {
@@ -299,10 +269,10 @@ class CatalogCallsTest {
 
   @Test
   void aCredentialsAnswerNeedsItsList() {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, "{}");
-    enqueue(200, "{\"storage-credentials\":[{\"prefix\":\"s3://b\"}]}");
-    enqueue(200, "<html>login</html>");
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, "{}");
+    this.catalog.enqueue(200, "{\"storage-credentials\":[{\"prefix\":\"s3://b\"}]}");
+    this.catalog.enqueue(200, "<html>login</html>");
     ScanPlanner planner = planner();
 
     assertThat(malformed(planner)).isEqualTo("storage-credentials");
@@ -319,12 +289,12 @@ class CatalogCallsTest {
 
   @Test
   void notFoundIsTheTableUnlessTheCatalogSaysTheNamespace() {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(404, "");
-    enqueue(404, error(404, "NoSuchNamespaceException"));
-    enqueue(404, error(404, "NoSuchTableException"));
-    enqueue(404, "<html>not found</html>");
-    enqueue(404, error(404, "NoSuchNamespaceException"));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(404, "");
+    this.catalog.enqueue(404, error(404, "NoSuchNamespaceException"));
+    this.catalog.enqueue(404, error(404, "NoSuchTableException"));
+    this.catalog.enqueue(404, "<html>not found</html>");
+    this.catalog.enqueue(404, error(404, "NoSuchNamespaceException"));
     ScanPlanner planner = planner();
 
     assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(NoSuchTableException.class)
@@ -342,10 +312,10 @@ class CatalogCallsTest {
 
   @Test
   void refusalsOfTheCatalogKeepTheirStatus() {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(401, error(401, "NotAuthorizedException"));
-    enqueue(403, error(403, "ForbiddenException"));
-    enqueue(400, error(400, "BadRequestException"));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(401, error(401, "NotAuthorizedException"));
+    this.catalog.enqueue(403, error(403, "ForbiddenException"));
+    this.catalog.enqueue(400, error(400, "BadRequestException"));
     ScanPlanner planner = planner();
 
     assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, true)).isExactlyInstanceOf(RestException.class)
@@ -360,17 +330,17 @@ class CatalogCallsTest {
 
   @Test
   void loadsAreSentAgainAfterA503() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(503, error(503, "ServiceUnavailableException"));
-    enqueue(200, loaded(METADATA, ""));
-    enqueue(502, "<html>bad gateway</html>");
-    enqueue(200, "{\"storage-credentials\":[]}");
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(503, error(503, "ServiceUnavailableException"));
+    this.catalog.enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(502, "<html>bad gateway</html>");
+    this.catalog.enqueue(200, "{\"storage-credentials\":[]}");
     ScanPlanner planner = planner();
 
     assertThat(planner.catalog().loadTable(TABLE, true).metadataJson()).contains("table-uuid");
     assertThat(planner.catalog().loadCredentials(TABLE, "p")).isEmpty();
 
-    List<RecordedRequest> requests = List.of(take(), take(), take(), take(), take());
+    List<RecordedRequest> requests = List.of(this.catalog.take(), this.catalog.take(), this.catalog.take(), this.catalog.take(), this.catalog.take());
     assertThat(requests).extracting(request -> request.getMethod() + " " + request.getTarget()).containsExactly(
         "GET /v1/config", "GET " + TABLE_PATH, "GET " + TABLE_PATH, "GET " + TABLE_PATH + "/credentials?planId=p",
         "GET " + TABLE_PATH + "/credentials?planId=p");
@@ -381,10 +351,10 @@ class CatalogCallsTest {
   @Test
   void aReportIsNotSentAgainAfterAFailureThatMayHaveReachedTheCatalog() throws Exception {
     // the catalog honours keys, which does not make a report safe to send twice: the spec gives it none
-    enqueue(200, TABLE_ENDPOINTS.replace("{\"defaults\"", "{\"idempotency-key-lifetime\":\"PT30M\",\"defaults\""));
-    enqueue(500, error(500, "ServerError"));
-    enqueue(502, "<html>bad gateway</html>");
-    enqueue(503, error(503, "ServiceUnavailableException"));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS.replace("{\"defaults\"", "{\"idempotency-key-lifetime\":\"PT30M\",\"defaults\""));
+    this.catalog.enqueue(500, error(500, "ServerError"));
+    this.catalog.enqueue(502, "<html>bad gateway</html>");
+    this.catalog.enqueue(503, error(503, "ServiceUnavailableException"));
     enqueueNoContent();
     ScanPlanner planner = planner();
 
@@ -403,7 +373,7 @@ class CatalogCallsTest {
 
   @Test
   void aCallIsRefusedWhenTheCatalogListsItsEndpointsWithoutIt() {
-    enqueue(200, PLANNING_ONLY);
+    this.catalog.enqueue(200, PLANNING_ONLY);
     ScanPlanner planner = planner();
 
     assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false))
@@ -418,15 +388,15 @@ class CatalogCallsTest {
         .isExactlyInstanceOf(UnsupportedEndpointException.class)
         .satisfies(e -> assertThat(((UnsupportedEndpointException) e).endpoint())
             .hasToString("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics"));
-    assertThat(this.server.getRequestCount()).as("discovery only").isEqualTo(1);
+    assertThat(this.catalog.server().getRequestCount()).as("discovery only").isEqualTo(1);
   }
 
   /** As Apache Iceberg's client assumes of such a catalog: tables and reports, but neither planning nor credentials. */
   @Test
   void aCatalogThatListsNoEndpointsHasIcebergsDefaults() throws Exception {
     for (String config : List.of(NO_ENDPOINT_LIST, "{\"endpoints\":[]}")) {
-      enqueue(200, config);
-      enqueue(200, loaded(METADATA, ""));
+      this.catalog.enqueue(200, config);
+      this.catalog.enqueue(200, loaded(METADATA, ""));
       enqueueNoContent();
       ScanPlanner planner = planner();
 
@@ -442,12 +412,12 @@ class CatalogCallsTest {
 
   @Test
   void tableExistsAsksWithHeadWhenTheCatalogListsIt() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS.replace("\"endpoints\":[", "\"endpoints\":[\"" + Endpoint.TABLE_EXISTS + "\","));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS.replace("\"endpoints\":[", "\"endpoints\":[\"" + Endpoint.TABLE_EXISTS + "\","));
     enqueueNoContent();
     // an answer to HEAD has no body to type it: a missing namespace reads as a missing table, as in Iceberg's client
-    this.server.enqueue(new MockResponse.Builder().code(404).build());
-    this.server.enqueue(new MockResponse.Builder().code(404).build());
-    this.server.enqueue(new MockResponse.Builder().code(500).build());
+    this.catalog.server().enqueue(new MockResponse.Builder().code(404).build());
+    this.catalog.server().enqueue(new MockResponse.Builder().code(404).build());
+    this.catalog.server().enqueue(new MockResponse.Builder().code(500).build());
     CatalogCalls catalog = planner().catalog();
 
     assertThat(catalog.tableExists(TABLE)).isTrue();
@@ -462,9 +432,9 @@ class CatalogCallsTest {
 
   @Test
   void tableExistsLoadsTheTableWhereTheCatalogDoesNotListHead() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, loaded(METADATA, ""));
-    enqueue(404, error(404, "NoSuchTableException"));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(404, error(404, "NoSuchTableException"));
     CatalogCalls catalog = planner().catalog();
 
     assertThat(catalog.tableExists(TABLE)).isTrue();
@@ -475,7 +445,7 @@ class CatalogCallsTest {
 
   @Test
   void catalogPropertiesAreTheDefaultsWithTheOverridesOverThem() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS.replace("{\"defaults\":{},\"overrides\":{}",
+    this.catalog.enqueue(200, TABLE_ENDPOINTS.replace("{\"defaults\":{},\"overrides\":{}",
         "{\"defaults\":{\"io-impl\":\"a.B\",\"s3.endpoint\":\"http://d\"},"
             + "\"overrides\":{\"s3.endpoint\":\"http://o\",\"prefix\":\"p\"}"));
     ScanPlanner planner = planner();
@@ -488,8 +458,8 @@ class CatalogCallsTest {
 
   @Test
   void supportsAnswersFromTheOneDiscovery() throws Exception {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, loaded(METADATA, ""));
     ScanPlanner planner = planner();
 
     assertThat(planner.catalog().supports(Endpoint.LOAD_CREDENTIALS)).isTrue();
@@ -505,8 +475,8 @@ class CatalogCallsTest {
 
   @Test
   void supportsWithoutAListIsIcebergsDefaults() {
-    enqueue(200, NO_ENDPOINT_LIST);
-    enqueue(200, "{\"overrides\":{\"view-endpoints-supported\":\"true\"}}");
+    this.catalog.enqueue(200, NO_ENDPOINT_LIST);
+    this.catalog.enqueue(200, "{\"overrides\":{\"view-endpoints-supported\":\"true\"}}");
     ScanPlanner planner = planner();
     ScanPlanner withViews = planner();
 
@@ -521,13 +491,13 @@ class CatalogCallsTest {
     assertThat(withViews.catalog().supports(new Endpoint("GET", "/v1/{prefix}/namespaces/{namespace}/views/{view}")))
         .isTrue();
     assertThat(withViews.catalog().supports(Endpoint.LOAD_TABLE)).isTrue();
-    assertThat(this.server.getRequestCount()).isEqualTo(2);
+    assertThat(this.catalog.server().getRequestCount()).isEqualTo(2);
   }
 
   @Test
   void aFailedDiscoveryIsTheCallsFailureAndIsTriedAgainByTheNext() {
-    enqueue(500, error(500, "ServerError"));
-    enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(500, error(500, "ServerError"));
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
     ScanPlanner planner = planner();
 
     assertThatThrownBy(() -> planner.catalog().supports(Endpoint.LOAD_TABLE))
@@ -549,13 +519,13 @@ class CatalogCallsTest {
         .hasMessageNotContaining("s3cr3t").hasMessageNotContaining("alice");
 
     // discovery answered, then the table's own request fails on its connection
-    enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
     // two: Reactor Netty itself sends a request again, once, when a pooled connection closes before any answer
     for (int i = 0; i < 2; i++) {
-      this.server.enqueue(new MockResponse.Builder().code(200).body(loaded(METADATA, ""))
+      this.catalog.server().enqueue(new MockResponse.Builder().code(200).body(loaded(METADATA, ""))
           .onResponseStart(new SocketEffect.CloseSocket(true, false, false)).build());
     }
-    String withUserInfo = this.server.url("/catalog").toString().replace("http://", "http://alice:s3cr3t@");
+    String withUserInfo = this.catalog.server().url("/catalog").toString().replace("http://", "http://alice:s3cr3t@");
     ScanPlanner planner = planner(ScanPlanner.builder().uri(withUserInfo).maxRetries(0));
     assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("GET http://******@")
@@ -578,19 +548,19 @@ class CatalogCallsTest {
         .hasMessageContaining("closed");
     assertThatThrownBy(() -> planner.catalog().supports(Endpoint.LOAD_TABLE))
         .isExactlyInstanceOf(ScanPlanningException.class).hasMessageContaining("closed");
-    assertThat(this.server.getRequestCount()).isZero();
+    assertThat(this.catalog.server().getRequestCount()).isZero();
   }
 
   @Test
   void aClosedPlannerRefusesACallAfterDiscoveryWasCached() {
-    enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
     ScanPlanner planner = planner();
     assertThat(planner.catalog().supports(Endpoint.LOAD_TABLE)).isTrue();
     planner.close();
 
     assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(ScanPlanningException.class)
         .hasMessageContaining("closed");
-    assertThat(this.server.getRequestCount()).isEqualTo(1);
+    assertThat(this.catalog.server().getRequestCount()).isEqualTo(1);
   }
 
   @Test
@@ -602,13 +572,13 @@ class CatalogCallsTest {
         .map(table -> (Throwable) null).onErrorResume(Mono::just).block(Duration.ofSeconds(30));
     assertThat(refused).isInstanceOf(IllegalStateException.class).hasMessageContaining("non-blocking thread")
         .hasMessageContaining("loadTable()");
-    assertThat(this.server.getRequestCount()).as("nothing was sent").isZero();
+    assertThat(this.catalog.server().getRequestCount()).as("nothing was sent").isZero();
   }
 
   @Test
   void aBlockingCallOnAPlannerThreadIsRefusedInsteadOfDeadlocking() {
-    enqueue(200, TABLE_ENDPOINTS);
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"file-scan-tasks\":[" + TestTasks.json("a.parquet")
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"file-scan-tasks\":[" + TestTasks.json("a.parquet")
         + "]}");
     ScanPlanner planner = planner(builder().maxConcurrency(1));
     List<Throwable> refused = new CopyOnWriteArrayList<>();
@@ -623,15 +593,15 @@ class CatalogCallsTest {
     }).blockLast(Duration.ofSeconds(30));
 
     assertThat(refused).singleElement().extracting(Throwable::getMessage).asString().contains("planner thread");
-    assertThat(this.server.getRequestCount()).as("config and plan only").isEqualTo(2);
+    assertThat(this.catalog.server().getRequestCount()).as("config and plan only").isEqualTo(2);
   }
 
   @Test
   void aCallIsBoundedByTheRequestTimeoutRetriesIncluded() {
-    enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
     // each attempt answers at once, but the catalog asks for a retry later than the bound
-    enqueue(503, error(503, "ServiceUnavailableException"), "Retry-After", "5");
-    enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(503, error(503, "ServiceUnavailableException"), "Retry-After", "5");
+    this.catalog.enqueue(200, loaded(METADATA, ""));
     ScanPlanner planner = planner(builder().requestTimeout(Duration.ofMillis(500))
         .retryMaxDelay(Duration.ofSeconds(10)));
 
@@ -639,13 +609,13 @@ class CatalogCallsTest {
     assertThatThrownBy(() -> planner.catalog().loadTable(TABLE, false)).isExactlyInstanceOf(TransportException.class)
         .hasMessageContaining("loadTable() of db.events").hasMessageContaining("request timeout of PT0.5S");
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(4_000);
-    assertThat(this.server.getRequestCount()).isEqualTo(2);
+    assertThat(this.catalog.server().getRequestCount()).isEqualTo(2);
   }
 
   @Test
   void aStalledAnswerIsBoundedByTheRequestTimeout() {
-    enqueue(200, TABLE_ENDPOINTS);
-    this.server.enqueue(new MockResponse.Builder().code(200).headersDelay(10, TimeUnit.SECONDS).body("{}").build());
+    this.catalog.enqueue(200, TABLE_ENDPOINTS);
+    this.catalog.server().enqueue(new MockResponse.Builder().code(200).headersDelay(10, TimeUnit.SECONDS).body("{}").build());
     ScanPlanner planner = planner(builder().requestTimeout(Duration.ofMillis(300)));
 
     long started = System.nanoTime();
@@ -674,9 +644,9 @@ class CatalogCallsTest {
         return context instanceof ClientRequestObservationContext;
       }
     });
-    enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"prefix\":\"wh\"}"));
-    enqueue(200, loaded(METADATA, ""));
-    enqueue(200, "{\"storage-credentials\":[]}");
+    this.catalog.enqueue(200, TABLE_ENDPOINTS.replace("\"overrides\":{}", "\"overrides\":{\"prefix\":\"wh\"}"));
+    this.catalog.enqueue(200, loaded(METADATA, ""));
+    this.catalog.enqueue(200, "{\"storage-credentials\":[]}");
     enqueueNoContent();
     ScanPlanner planner = planner(builder().observationRegistry(registry));
     TableIdentifier table = TableIdentifier.of(List.of("sales"), "secret orders");

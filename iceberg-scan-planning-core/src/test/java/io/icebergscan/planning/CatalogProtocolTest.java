@@ -2,7 +2,6 @@ package io.icebergscan.planning;
 
 import java.net.ServerSocket;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
@@ -16,12 +15,10 @@ import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.SocketEffect;
-import mockwebserver3.junit5.StartStop;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.web.reactive.function.client.WebClient;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,36 +32,15 @@ class CatalogProtocolTest {
   private static final TableIdentifier TABLE = TableIdentifier.of("db", "events");
   private static final String NOTHING_TO_DO = "{\"status\":\"completed\",\"plan-id\":\"p\"}";
 
-  @StartStop
-  private final MockWebServer server = new MockWebServer();
-
-  private ScanPlanner planner;
-
-  @AfterEach
-  void close() {
-    if (this.planner != null) {
-      this.planner.close();
-    }
-  }
+  @RegisterExtension
+  private final MockCatalog catalog = new MockCatalog();
 
   private ScanPlanner planner(ScanPlanner.Builder builder) {
-    this.planner = builder.build();
-    return this.planner;
+    return this.catalog.planner(builder);
   }
 
   private ScanPlanner planner() {
-    return planner(ScanPlanner.builder().uri(this.server.url("/").toString()).maxConcurrency(2));
-  }
-
-  private void enqueue(int status, String body) {
-    this.server.enqueue(new MockResponse.Builder().code(status).setHeader("Content-Type", "application/json")
-        .body(body).build());
-  }
-
-  private RecordedRequest take() throws InterruptedException {
-    RecordedRequest request = this.server.takeRequest(10, TimeUnit.SECONDS);
-    assertThat(request).as("a request").isNotNull();
-    return request;
+    return planner(this.catalog.builder().maxConcurrency(2));
   }
 
   private static String config(String defaults, String overrides) {
@@ -74,62 +50,62 @@ class CatalogProtocolTest {
 
   @Test
   void discoverySendsTheWarehouseAndOverridesWinOverTheClientsPrefix() throws Exception {
-    enqueue(200, config("{\"prefix\":\"from-defaults\"}", "{\"prefix\":\"cat/p1\"}"));
-    enqueue(200, NOTHING_TO_DO);
-    planner(ScanPlanner.builder().uri(this.server.url("/api/catalog/").toString()).warehouse("my wh/1")
+    this.catalog.enqueue(200, config("{\"prefix\":\"from-defaults\"}", "{\"prefix\":\"cat/p1\"}"));
+    this.catalog.enqueue(200, NOTHING_TO_DO);
+    planner(ScanPlanner.builder().uri(this.catalog.server().url("/api/catalog/").toString()).warehouse("my wh/1")
         .prefix("from-client")).plan(TABLE);
 
-    assertThat(take().getTarget()).isEqualTo("/api/catalog/v1/config?warehouse=my%20wh%2F1");
-    assertThat(take().getTarget()).isEqualTo("/api/catalog/v1/cat/p1/namespaces/db/tables/events/plan");
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/api/catalog/v1/config?warehouse=my%20wh%2F1");
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/api/catalog/v1/cat/p1/namespaces/db/tables/events/plan");
   }
 
   @Test
   void theClientsPrefixWinsOverDefaults() throws Exception {
-    enqueue(200, config("{\"prefix\":\"from-defaults\"}", "{}"));
-    enqueue(200, NOTHING_TO_DO);
-    planner(ScanPlanner.builder().uri(this.server.url("/").toString()).prefix("from-client")).plan(TABLE);
+    this.catalog.enqueue(200, config("{\"prefix\":\"from-defaults\"}", "{}"));
+    this.catalog.enqueue(200, NOTHING_TO_DO);
+    planner(this.catalog.builder().prefix("from-client")).plan(TABLE);
 
-    assertThat(take().getTarget()).isEqualTo("/v1/config");
-    assertThat(take().getTarget()).isEqualTo("/v1/from-client/namespaces/db/tables/events/plan");
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/config");
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/from-client/namespaces/db/tables/events/plan");
   }
 
   @Test
   void aDefaultsPrefixIsUsedAndNoPrefixMeansNoSegment() throws Exception {
-    enqueue(200, config("{\"prefix\":\"wh\"}", "{}"));
-    enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, config("{\"prefix\":\"wh\"}", "{}"));
+    this.catalog.enqueue(200, NOTHING_TO_DO);
     planner().plan(TABLE);
-    take();
-    assertThat(take().getTarget()).isEqualTo("/v1/wh/namespaces/db/tables/events/plan");
+    this.catalog.take();
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/wh/namespaces/db/tables/events/plan");
   }
 
   @Test
   void discoveryHappensOncePerPlanner() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, NOTHING_TO_DO);
-    enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
     ScanPlanner planner = planner();
     planner.plan(TABLE);
     planner.plan(TABLE);
-    assertThat(List.of(take().getTarget(), take().getTarget(), take().getTarget())).containsExactly("/v1/config",
+    assertThat(List.of(this.catalog.take().getTarget(), this.catalog.take().getTarget(), this.catalog.take().getTarget())).containsExactly("/v1/config",
         "/v1/namespaces/db/tables/events/plan", "/v1/namespaces/db/tables/events/plan");
   }
 
   @Test
   void multiLevelNamespacesAndNamesArePercentEncodedWithTheDefaultSeparator() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
     planner().plan(TableIdentifier.of(List.of("a", "b c", "ü"), "t/x?y#z"));
-    take();
-    assertThat(take().getTarget()).isEqualTo("/v1/namespaces/a%1Fb%20c%1F%C3%BC/tables/t%2Fx%3Fy%23z/plan");
+    this.catalog.take();
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/namespaces/a%1Fb%20c%1F%C3%BC/tables/t%2Fx%3Fy%23z/plan");
   }
 
   @Test
   void theCatalogsNamespaceSeparatorIsUsed() throws Exception {
-    enqueue(200, config("{}", "{\"namespace-separator\":\"%2E\"}"));
-    enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, config("{}", "{\"namespace-separator\":\"%2E\"}"));
+    this.catalog.enqueue(200, NOTHING_TO_DO);
     planner().plan(TableIdentifier.parse("a.b.t"));
-    take();
-    assertThat(take().getTarget()).isEqualTo("/v1/namespaces/a%2Eb/tables/t/plan");
+    this.catalog.take();
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/namespaces/a%2Eb/tables/t/plan");
   }
 
   @Test
@@ -138,8 +114,8 @@ class CatalogProtocolTest {
     for (String[] bad : new String[][] { {"prefix", "a b"}, {"prefix", "p%zz"}, {"prefix", "p?x=1"},
         {"prefix", "../admin"}, {"prefix", "ws/%2E%2E"}, {"prefix", "."},
         {"namespace-separator", "\\u0000"}, {"namespace-separator", "/"}, {"namespace-separator", "#"} }) {
-      enqueue(200, config("{}", "{\"" + bad[0] + "\":\"" + bad[1] + "\"}"));
-      ScanPlanner planner = ScanPlanner.builder().uri(this.server.url("/").toString()).build();
+      this.catalog.enqueue(200, config("{}", "{\"" + bad[0] + "\":\"" + bad[1] + "\"}"));
+      ScanPlanner planner = this.catalog.builder().build();
       try {
         assertThatThrownBy(() -> planner.plan(TableIdentifier.of(List.of("a", "b"), "t"))).as(bad[1])
             .isInstanceOfSatisfying(MalformedResponseException.class,
@@ -150,7 +126,7 @@ class CatalogProtocolTest {
         planner.close();
       }
     }
-    assertThat(this.server.getRequestCount()).isEqualTo(9);
+    assertThat(this.catalog.server().getRequestCount()).isEqualTo(9);
   }
 
   @Test
@@ -163,13 +139,13 @@ class CatalogProtocolTest {
   @Test
   void anAnswerIsReadWhateverItsContentTypeSays() throws Exception {
     // found by HttpFuzzTest: an unparseable Content-Type failed the answer as a transport failure (retryable)
-    this.server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "???").body(ALL_ENDPOINTS)
+    this.catalog.server().enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "???").body(ALL_ENDPOINTS)
         .build());
-    this.server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html; charset=nonsense")
+    this.catalog.server().enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html; charset=nonsense")
         .body(NOTHING_TO_DO).build());
-    this.server.enqueue(new MockResponse.Builder().code(404).setHeader("Content-Type", "???")
+    this.catalog.server().enqueue(new MockResponse.Builder().code(404).setHeader("Content-Type", "???")
         .body("{\"error\":{\"message\":\"gone\",\"type\":\"NoSuchTableException\",\"code\":404}}").build());
-    ScanPlanner planner = planner(ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0));
+    ScanPlanner planner = planner(this.catalog.builder().maxRetries(0));
 
     assertThat(planner.plan(TABLE).planId()).isEqualTo("p");
     assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(NoSuchTableException.class).hasMessageContaining("gone");
@@ -177,17 +153,17 @@ class CatalogProtocolTest {
 
   @Test
   void thePlanRequestCarriesEveryFieldSetAndNothingElse() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, NOTHING_TO_DO);
-    enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
     ScanPlanner planner = planner();
     planner.plan(TABLE, ScanRequest.builder().select("id", "data.x").filter(RowFilter.greaterThan("id", 5))
         .caseSensitive(false).useSnapshotSchema(true).incremental(10, 20).statsFields(List.of("id"))
         .minRowsRequested(1000).build());
     planner.plan(TABLE, ScanRequest.builder().snapshotId(42).build());
-    take();
-    RecordedRequest full = take();
-    RecordedRequest minimal = take();
+    this.catalog.take();
+    RecordedRequest full = this.catalog.take();
+    RecordedRequest minimal = this.catalog.take();
 
     JsonMapper mapper = JsonMapper.builder().build();
     assertThat(full.getHeaders().get("Content-Type")).startsWith("application/json");
@@ -212,7 +188,7 @@ class CatalogProtocolTest {
         .hasMessageContaining("maxConcurrency 2");
     assertThatThrownBy(() -> planner.planTasks(TABLE, ScanRequest.builder().maxConcurrency(3).build()))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(this.server.getRequestCount()).isZero();
+    assertThat(this.catalog.server().getRequestCount()).isZero();
   }
 
   @Test
@@ -229,24 +205,24 @@ class CatalogProtocolTest {
 
   @Test
   void configuredHeadersAreSentWithEveryRequest() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, NOTHING_TO_DO);
-    planner(ScanPlanner.builder().uri(this.server.url("/").toString()).header("X-Tenant", "acme")).plan(TABLE);
-    assertThat(take().getHeaders().get("X-Tenant")).isEqualTo("acme");
-    assertThat(take().getHeaders().get("X-Tenant")).isEqualTo("acme");
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
+    planner(this.catalog.builder().header("X-Tenant", "acme")).plan(TABLE);
+    assertThat(this.catalog.take().getHeaders().get("X-Tenant")).isEqualTo("acme");
+    assertThat(this.catalog.take().getHeaders().get("X-Tenant")).isEqualTo("acme");
   }
 
   @Test
   void httpClientCustomizersAdjustThePlannersOwnClientInOrder() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, NOTHING_TO_DO);
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, NOTHING_TO_DO);
     // the kind of thing a proxy or wiretap setting is: applied to the connection, below WebClient
-    planner(ScanPlanner.builder().uri(this.server.url("/").toString())
+    planner(this.catalog.builder()
         .httpClient(client -> client.headers(headers -> headers.set("X-Hop", "first")))
         .httpClient(client -> client.headers(headers -> headers.add("X-Hop", "second")))).plan(TABLE);
 
-    assertThat(take().getHeaders().values("X-Hop")).containsExactly("first", "second");
-    assertThat(take().getHeaders().values("X-Hop")).containsExactly("first", "second");
+    assertThat(this.catalog.take().getHeaders().values("X-Hop")).containsExactly("first", "second");
+    assertThat(this.catalog.take().getHeaders().values("X-Hop")).containsExactly("first", "second");
     assertThatThrownBy(() -> ScanPlanner.builder().uri("http://catalog").webClient(WebClient.create())
         .httpClient(client -> client).build()).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("WebClient's connector");
@@ -254,11 +230,11 @@ class CatalogProtocolTest {
 
   @Test
   void untyped404sAreMappedByTheCallAndTypedOnesByTheirType() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(404, "{\"error\":{\"message\":\"Table does not exist: db.events\",\"type\":\"NoSuchTableException\",\"code\":404}}");
-    enqueue(404, "{\"error\":{\"message\":\"Namespace does not exist: db\",\"type\":\"NoSuchNamespaceException\",\"code\":404}}");
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"gone\"]}");
-    enqueue(404, "");
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(404, "{\"error\":{\"message\":\"Table does not exist: db.events\",\"type\":\"NoSuchTableException\",\"code\":404}}");
+    this.catalog.enqueue(404, "{\"error\":{\"message\":\"Namespace does not exist: db\",\"type\":\"NoSuchNamespaceException\",\"code\":404}}");
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"gone\"]}");
+    this.catalog.enqueue(404, "");
     ScanPlanner planner = planner();
 
     assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(NoSuchTableException.class)
@@ -272,8 +248,8 @@ class CatalogProtocolTest {
 
   @Test
   void anHtmlErrorPageIsARestExceptionWithItsStatus() {
-    enqueue(200, ALL_ENDPOINTS);
-    this.server.enqueue(new MockResponse.Builder().code(500).setHeader("Content-Type", "text/html")
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.server().enqueue(new MockResponse.Builder().code(500).setHeader("Content-Type", "text/html")
         .body("<html><body><h2>HTTP ERROR 500 java.lang.NullPointerException</h2></body></html>").build());
     assertThatThrownBy(() -> planner().plan(TABLE)).isExactlyInstanceOf(RestException.class)
         .hasMessageContaining("500")
@@ -282,9 +258,9 @@ class CatalogProtocolTest {
 
   @Test
   void aNonJsonTasksAnswerIsMalformedAndNamesTheHandle() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
-    enqueue(200, "<html>proxy says hi</html>");
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
+    this.catalog.enqueue(200, "<html>proxy says hi</html>");
     assertThatThrownBy(() -> planner().plan(TABLE)).isExactlyInstanceOf(MalformedResponseException.class)
         .hasMessageContaining("handle-1")
         .satisfies(e -> assertThat(((ScanPlanningException) e).planTask()).isEqualTo("handle-1"));
@@ -292,8 +268,8 @@ class CatalogProtocolTest {
 
   @Test
   void anEmptyPlanAnswerIsMalformed() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, "");
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "");
     assertThatThrownBy(() -> planner().plan(TABLE)).isExactlyInstanceOf(MalformedResponseException.class);
   }
 
@@ -333,30 +309,30 @@ class CatalogProtocolTest {
 
   @Test
   void aConnectionDroppedMidAnswerIsRetriedAndThenATransportExceptionNamingTheHandle() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
     for (int attempt = 0; attempt < 3; attempt++) {
-      this.server.enqueue(new MockResponse.Builder().code(200).body("{\"file-scan-tasks\":[" + "{}".repeat(1000))
+      this.catalog.server().enqueue(new MockResponse.Builder().code(200).body("{\"file-scan-tasks\":[" + "{}".repeat(1000))
           .onResponseBody(new SocketEffect.CloseSocket(true, false, false)).build());
     }
-    ScanPlanner planner = planner(ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(2)
+    ScanPlanner planner = planner(this.catalog.builder().maxRetries(2)
         .retryInitialDelay(java.time.Duration.ofMillis(1)));
     assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(TransportException.class)
         .satisfies(e -> assertThat(((ScanPlanningException) e).planTask()).isEqualTo("handle-1"));
     // config, plan, then the fetch and its two retries (the plan's DELETE may follow)
     List<String> requests = new java.util.ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      requests.add(take().getRequestLine());
+      requests.add(this.catalog.take().getRequestLine());
     }
     assertThat(requests.subList(2, 5)).allMatch(line -> line.startsWith("POST /v1/namespaces/db/tables/events/tasks"));
   }
 
   @Test
   void anOversizedAnswerFailsClearlyInsteadOfFillingTheHeap() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"big\"]}");
-    enqueue(200, "{\"file-scan-tasks\":[],\"padding\":\"" + "x".repeat(10_000) + "\"}");
-    ScanPlanner planner = planner(ScanPlanner.builder().uri(this.server.url("/").toString()).maxResponseBytes(4096));
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"big\"]}");
+    this.catalog.enqueue(200, "{\"file-scan-tasks\":[],\"padding\":\"" + "x".repeat(10_000) + "\"}");
+    ScanPlanner planner = planner(this.catalog.builder().maxResponseBytes(4096));
     assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(MalformedResponseException.class)
         .hasMessageContaining("4096 bytes")
         .satisfies(e -> assertThat(((ScanPlanningException) e).planTask()).isEqualTo("big"));
@@ -364,13 +340,13 @@ class CatalogProtocolTest {
 
   @Test
   void deleteReferencesResolveWithinTheirOwnResponse() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, """
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, """
         {"status":"completed","plan-id":"p","plan-tasks":["more"],
          "delete-files":[%s],
          "file-scan-tasks":[{"data-file":%s,"delete-file-references":[0]}]}"""
         .formatted(positionDelete("s3://b/root-delete.parquet"), dataFile("s3://b/a.parquet")));
-    enqueue(200, """
+    this.catalog.enqueue(200, """
         {"delete-files":[%s,%s],
          "file-scan-tasks":[{"data-file":%s,"delete-file-references":[1]},
                             {"data-file":%s,"delete-file-references":[0,1]},
@@ -392,8 +368,8 @@ class CatalogProtocolTest {
 
   @Test
   void deletionVectorsSharingOnePuffinFileStayDistinct() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, """
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, """
         {"status":"completed","plan-id":"p",
          "delete-files":[%s,%s],
          "file-scan-tasks":[{"data-file":%s,"delete-file-references":[1]},
@@ -417,8 +393,8 @@ class CatalogProtocolTest {
 
   @Test
   void aResidualIsTheCatalogsOrElseTheRequestsFilter() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, """
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, """
         {"status":"completed","plan-id":"p","file-scan-tasks":[
           {"data-file":%s,"residual-filter":{"type":"lt","term":"x","value":3}},
           {"data-file":%s},
@@ -435,9 +411,9 @@ class CatalogProtocolTest {
 
   @Test
   void aTaskFetchedForAPlanTaskWithoutAResidualHasTheRequestsFilterInAStreamedPlanToo() {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
-    enqueue(200, """
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"handle-1\"]}");
+    this.catalog.enqueue(200, """
         {"file-scan-tasks":[{"data-file":%s},{"data-file":%s,"residual-filter":false}]}"""
         .formatted(dataFile("s3://b/a.parquet"), dataFile("s3://b/b.parquet")));
     RowFilter filter = RowFilter.and(RowFilter.greaterThan("id", 5), RowFilter.isNull("note"));
@@ -450,15 +426,15 @@ class CatalogProtocolTest {
 
   @Test
   void aFiltersNumbersReachTheCatalogAndTheResidualsExactlyAsWritten() throws Exception {
-    enqueue(200, ALL_ENDPOINTS);
-    enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"file-scan-tasks\":[{\"data-file\":"
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"file-scan-tasks\":[{\"data-file\":"
         + dataFile("s3://b/a.parquet") + "}]}");
     String filter = "{\"type\":\"gt\",\"term\":\"amount\",\"value\":123456789012345678.91}";
 
     List<FileScanTask> tasks = planner().plan(TABLE, ScanRequest.builder().filter(RowFilter.ofJson(filter)).build()).tasks();
 
-    take();
-    assertThat(take().getBody().utf8()).contains("123456789012345678.91");
+    this.catalog.take();
+    assertThat(this.catalog.take().getBody().utf8()).contains("123456789012345678.91");
     assertThat(tasks).extracting(FileScanTask::residualFilter).containsExactly(filter);
   }
 

@@ -23,12 +23,10 @@ import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import mockwebserver3.junit5.StartStop;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
@@ -45,33 +43,26 @@ class OAuth2ClientCredentialsTest {
   private static final TableIdentifier TABLE = TableIdentifier.of("db", "t");
   private static final String SECRET = "s3cr3t-do-not-show";
 
-  @StartStop
-  private final MockWebServer server = new MockWebServer();
+  @RegisterExtension
+  private final MockCatalog mock = new MockCatalog();
 
   private final MutableClock clock = new MutableClock();
   private final TokenAndCatalog catalog = new TokenAndCatalog(this.clock);
   private ScanPlanner planner;
-
-  @AfterEach
-  void close() {
-    if (this.planner != null) {
-      this.planner.close();
-    }
-  }
 
   private ScanPlanner planner(OAuth2ClientCredentials.Builder credentials) {
     return planner(credentials, 4);
   }
 
   private ScanPlanner planner(OAuth2ClientCredentials.Builder credentials, int maxConcurrency) {
-    this.server.setDispatcher(this.catalog);
-    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxConcurrency(maxConcurrency)
-        .maxRetries(0).planTimeout(Duration.ofSeconds(20)).filter(credentials.build()).build();
+    this.mock.server().setDispatcher(this.catalog);
+    this.planner = this.mock.planner(this.mock.builder().maxConcurrency(maxConcurrency)
+        .maxRetries(0).planTimeout(Duration.ofSeconds(20)).filter(credentials.build()));
     return this.planner;
   }
 
   private OAuth2ClientCredentials.Builder credentials() {
-    return OAuth2ClientCredentials.builder().tokenUri(this.server.url("/oauth/token").toString())
+    return OAuth2ClientCredentials.builder().tokenUri(this.mock.server().url("/oauth/token").toString())
         .clientId("planner").clientSecret(SECRET).scope("catalog").clock(this.clock);
   }
 
@@ -95,7 +86,7 @@ class OAuth2ClientCredentialsTest {
   @Test
   void theCatalogScopeIsRequestedUnlessScopesAreGivenAndAnEmptySetRequestsNone() {
     OAuth2ClientCredentials.Builder unscoped = OAuth2ClientCredentials.builder()
-        .tokenUri(this.server.url("/oauth/token").toString()).clientId("planner").clientSecret(SECRET)
+        .tokenUri(this.mock.server().url("/oauth/token").toString()).clientId("planner").clientSecret(SECRET)
         .clock(this.clock);
     planner(unscoped).plan(TABLE);
     assertThat(this.catalog.tokenRequests.get(0).getBody().utf8()).contains("scope=catalog");
@@ -113,7 +104,7 @@ class OAuth2ClientCredentialsTest {
    */
   @Test
   void oneFilterSharedByPlannersSendsEachPlannersTokenRequestsThroughItsOwnClient() {
-    this.server.setDispatcher(this.catalog);
+    this.mock.server().setDispatcher(this.catalog);
     OAuth2ClientCredentials shared = credentials().build();
     try (ScanPlanner first = plannerNamed("first", shared)) {
       ScanPlanner second = plannerNamed("second", shared);
@@ -129,7 +120,7 @@ class OAuth2ClientCredentialsTest {
   }
 
   private ScanPlanner plannerNamed(String name, OAuth2ClientCredentials filter) {
-    return ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0)
+    return ScanPlanner.builder().uri(this.mock.uri()).maxRetries(0)
         .httpClient(client -> client.headers(headers -> headers.set("X-Planner", name))).filter(filter).build();
   }
 
@@ -214,10 +205,10 @@ class OAuth2ClientCredentialsTest {
   @Test
   void aTokenRequestThatNeverAnswersHoldsUpOnlyTheRequestsWaitingForIt() {
     this.catalog.stallFirstToken = true;
-    this.server.setDispatcher(this.catalog);
-    this.planner = ScanPlanner.builder().uri(this.server.url("/").toString()).maxRetries(0)
+    this.mock.server().setDispatcher(this.catalog);
+    this.planner = this.mock.planner(this.mock.builder().maxRetries(0)
         .requestTimeout(Duration.ofSeconds(1)).planTimeout(Duration.ofSeconds(5)).filter(credentials().build())
-        .build();
+        );
 
     // the first token request gets no answer: the first plan ends at its request timeout
     assertThatThrownBy(() -> this.planner.plan(TABLE)).isInstanceOf(TransportException.class)
@@ -347,7 +338,7 @@ class OAuth2ClientCredentialsTest {
     this.catalog.stallTokens = true;
 
     assertThatThrownBy(() -> planner.plan(TABLE)).isInstanceOf(TransportException.class)
-        .hasMessageContaining("POST " + this.server.url("/oauth/token") + " failed: no response")
+        .hasMessageContaining("POST " + this.mock.server().url("/oauth/token") + " failed: no response")
         .satisfies(failure -> assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1"));
   }
 

@@ -17,10 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.model.TableIdentifier;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,8 +56,8 @@ class RowFilterTest {
 
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-  @StartStop
-  private final MockWebServer server = new MockWebServer();
+  @RegisterExtension
+  private final MockCatalog catalog = new MockCatalog();
 
   @Test
   void everyComparisonIsATypeATermAndAValue() {
@@ -367,11 +366,11 @@ class RowFilterTest {
   /** The deepest filter the builder allows reaches the catalog: the limit is the planner's, not a guess. */
   @Test
   void theDeepestFilterAllowedIsSentAsItIs() throws Exception {
-    this.server.enqueue(json(ALL_ENDPOINTS));
-    this.server.enqueue(json("{\"status\":\"completed\",\"plan-id\":\"p\"}"));
+    this.catalog.server().enqueue(json(ALL_ENDPOINTS));
+    this.catalog.server().enqueue(json("{\"status\":\"completed\",\"plan-id\":\"p\"}"));
     RowFilter deepest = deep(RowFilter.MAX_JSON_DEPTH);
 
-    try (ScanPlanner planner = ScanPlanner.builder().uri(this.server.url("/").toString()).build()) {
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).build()) {
       planner.plan(TableIdentifier.of("db", "t"), ScanRequest.builder().filter(deepest).build());
     }
 
@@ -483,7 +482,7 @@ class RowFilterTest {
   }
 
   private RecordedRequest take() throws InterruptedException {
-    RecordedRequest request = this.server.takeRequest(10, TimeUnit.SECONDS);
+    RecordedRequest request = this.catalog.server().takeRequest(10, TimeUnit.SECONDS);
     assertThat(request).as("a request").isNotNull();
     return request;
   }
