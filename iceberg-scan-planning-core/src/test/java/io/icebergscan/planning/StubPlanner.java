@@ -1,6 +1,7 @@
 package io.icebergscan.planning;
 
 import java.time.Duration;
+import java.util.Queue;
 
 import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +24,18 @@ public class StubPlanner implements ScanPlanner {
   /** Does what the given planner does, but for the calls a test overrides. */
   public StubPlanner(ScanPlanner planner) {
     this.planner = planner;
+  }
+
+  /** Does what the given planner does, and adds each request it plans, as it is sent, to {@code sent}. */
+  public static ScanPlanner recordingPlans(ScanPlanner planner, Queue<ScanRequest> sent) {
+    return new StubPlanner(planner) {
+
+      @Override
+      public ScanPlan plan(TableIdentifier table, ScanRequest request) {
+        sent.add(request);
+        return super.plan(table, request);
+      }
+    };
   }
 
   private ScanPlanner planner(String call) {

@@ -25,7 +25,8 @@ import org.apache.iceberg.io.SeekableInputStream;
  * in a {@link Scope} of its own, named by the property {@link #SCOPE} its FileIOs are initialized with.
  *
  * <p>A scope can also {@link Scope#hold hold} the opening of a file ({@code newInputFile}) until the test releases
- * it, to order what concurrent reads do without sleeping.
+ * it, to order what concurrent reads do without sleeping, and make the closing of a file's streams
+ * {@link Scope#failClosing fail}.
  */
 public final class CountingFileIO implements FileIO {
 
@@ -50,6 +51,8 @@ public final class CountingFileIO implements FileIO {
     private final AtomicInteger fileIOsOpened = new AtomicInteger();
     private final AtomicInteger failedOpens = new AtomicInteger();
     private final Queue<Gate> gates = new ConcurrentLinkedQueue<>();
+    /** Fragments of the locations whose streams fail to close. */
+    private final Queue<String> failingCloses = new ConcurrentLinkedQueue<>();
     /** The locations of the streams open now, one entry per stream. */
     private final Queue<String> openLocations = new ConcurrentLinkedQueue<>();
     /** The location of every stream opened, one entry per stream. */
@@ -99,9 +102,22 @@ public final class CountingFileIO implements FileIO {
       return gate;
     }
 
+    /**
+     * Makes every close of a stream of a file whose location contains {@code fragment} fail with an
+     * {@link IOException}, the stream closed and counted closed all the same.
+     */
+    void failClosing(String fragment) {
+      this.failingCloses.add(fragment);
+    }
+
+    private boolean failsClosing(String location) {
+      return this.failingCloses.stream().anyMatch(location::contains);
+    }
+
     private void await(String location) {
       for (Gate gate : this.gates) {
         if (location.contains(gate.fragment)) {
+          gate.arrivedOn = Thread.currentThread();
           gate.arrived.countDown();
           try {
             if (!gate.released.await(30, TimeUnit.SECONDS)) {
@@ -133,6 +149,7 @@ public final class CountingFileIO implements FileIO {
     private final String fragment;
     private final CountDownLatch arrived = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
+    private volatile Thread arrivedOn;
 
     Gate(String fragment) {
       this.fragment = fragment;
@@ -145,6 +162,11 @@ public final class CountingFileIO implements FileIO {
 
     void release() {
       this.released.countDown();
+    }
+
+    /** The thread of the read that arrived at the gate; {@code null} before one did. */
+    Thread arrivedOn() {
+      return this.arrivedOn;
     }
   }
 
@@ -299,6 +321,9 @@ public final class CountingFileIO implements FileIO {
         this.scope.openLocations.remove(this.location);
       }
       this.stream.close();
+      if (this.scope.failsClosing(this.location)) {
+        throw new IOException("closing " + this.location + " failed, as the test asked");
+      }
     }
   }
 }

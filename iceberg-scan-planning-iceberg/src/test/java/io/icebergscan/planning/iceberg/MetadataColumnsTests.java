@@ -6,10 +6,13 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -112,6 +115,19 @@ class MetadataColumnsTests {
     assertThat(ours).hasSize(6).containsExactlyInAnyOrderElementsOf(theirs);
     assertThat(ours).as("row ids from the files' first row ids").allSatisfy(row -> assertThat(row)
         .doesNotContain("_row_id=null"));
+  }
+
+  @Test
+  void theSelectSentNamesTheDataColumnsOnlyAndNoneForMetadataColumnsAlone() {
+    EmbeddedTable table = table("select_sent", 2, FileFormat.AVRO);
+    Queue<ScanRequest> sent = new ConcurrentLinkedQueue<>();
+    try (IcebergScanPlanner recorded = IcebergScanPlanner.builder(StubPlanner.recordingPlans(planner, sent))
+        .scanReports(false).build()) {
+      IcebergTable loaded = recorded.loadTable(identifier(table));
+      recorded.plan(loaded, ScanRequest.builder().select("id", "_file", "_pos").build()).close();
+      recorded.plan(loaded, ScanRequest.builder().select("_file").build()).close();
+    }
+    assertThat(sent).extracting(ScanRequest::select).containsExactly(List.of("id"), null);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.icebergscan.planning.iceberg;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,6 +24,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
@@ -69,6 +71,7 @@ class ParallelReadTests {
     table("large", 6, 3000, List.of());
     table("broken", 6, 5, List.of(2, 4));
     table("many", 400, 1, List.of());
+    catalog.createTable(TableIdentifier.of(NAMESPACE, "empty"), SCHEMA, PartitionSpec.unpartitioned(), 2);
   }
 
   @AfterAll
@@ -238,6 +241,54 @@ class ParallelReadTests {
   }
 
   @Test
+  void aTasksRowsTakenBeforeThePlanClosedRefuseAReadAfterItNamingThePlan() {
+    IcebergScanPlan plan = plan("small", 2);
+    CloseableIterable<Record> task = plan.rows(plan.tasks().get(0));
+    plan.close();
+    int opened = this.scope.streamsOpened();
+    assertThatThrownBy(task::iterator).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("plan " + plan.scanPlan().planId() + " of " + plan.table().identifier());
+    assertThat(this.scope.streamsOpened()).as("no file opened after close").isEqualTo(opened);
+  }
+
+  @Test
+  void theFluxOfAPlanWithoutTasksFailsOnceThePlanIsClosedRatherThanEndingEmpty() {
+    IcebergScanPlan plan = plan("empty", 2);
+    assertThat(plan.tasks()).isEmpty();
+    ScanRows rows = plan.rows();
+    assertThat(rows.flux().collectList().block(BOUND)).as("open, the plan's rows are none").isEmpty();
+    plan.close();
+    assertThatThrownBy(() -> rows.flux().blockFirst(BOUND)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("plan " + plan.scanPlan().planId());
+  }
+
+  @Test
+  void anIteratorAtTheEndOfTheRowsStaysThere() throws Exception {
+    try (IcebergScanPlan plan = plan("small", 2); CloseableIterator<Record> rows = plan.rows().iterator()) {
+      int read = 0;
+      while (rows.hasNext()) {
+        rows.next();
+        read++;
+      }
+      assertThat(read).isEqualTo(6 * 5);
+      assertThat(rows.hasNext()).isFalse();
+      assertThatThrownBy(rows::next).isInstanceOf(NoSuchElementException.class);
+    }
+  }
+
+  @Test
+  void scanRowsSayWhetherTheyComeInTaskOrder() {
+    try (IcebergScanPlan plan = plan("small", 3)) {
+      ScanRows rows = plan.rows();
+      String what = "plan " + plan.scanPlan().planId() + " of " + plan.table().identifier();
+      assertThat(rows.ordered()).isTrue();
+      assertThat(rows.unordered().ordered()).isFalse();
+      assertThat(rows).hasToString("ScanRows[" + what + ", in task order, read concurrency 3]");
+      assertThat(rows.unordered()).hasToString("ScanRows[" + what + ", as read, read concurrency 3]");
+    }
+  }
+
+  @Test
   void theFluxGivesTheRowsInTaskOrderWithBackpressureThatReachesTheReaders() throws Exception {
     try (IcebergScanPlan plan = plan("large", 2)) {
       List<Long> serial = serialIds(plan);
@@ -347,6 +398,23 @@ class ParallelReadTests {
       assertThatThrownBy(() -> TestRows.readAll(plan.rows()))
           .isInstanceOf(ScanPlanningException.class)
           .hasMessageContaining("refused by the reading executor").hasMessageContaining(file(plan, 0));
+    }
+  }
+
+  @Test
+  void thePlannersOwnReadingPoolReadsReadConcurrencyTasksAtOnceOnDaemonThreads() throws Exception {
+    try (IcebergScanPlanner owning = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
+        .readConcurrency(3).build();
+        IcebergScanPlan plan = owning.plan(owning.loadTable(ours("small")), ScanRequest.all())) {
+      assertThat(owning.readConcurrency()).isEqualTo(3);
+      CountingFileIO.Gate first = this.scope.hold(file(plan, 0));
+      CompletableFuture<List<Record>> read = CompletableFuture.supplyAsync(() -> TestRows.readAll(plan.rows()));
+      assertThat(first.awaitArrival()).isTrue();
+      Thread reading = first.arrivedOn();
+      assertThat(reading.getName()).startsWith("iceberg-scan-planning-read-");
+      assertThat(reading.isDaemon()).as("a read under way does not keep the JVM from exiting").isTrue();
+      first.release();
+      assertThat(read.get(BOUND.toSeconds(), TimeUnit.SECONDS)).hasSize(30);
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import io.icebergscan.planning.Latches;
 import io.icebergscan.planning.model.StorageCredential;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
@@ -130,13 +132,7 @@ class PlanFileIOTest {
     Supplier<List<StorageCredential>> refresh = () -> {
       refreshes.incrementAndGet();
       refreshing.countDown();
-      try {
-        assertThat(release.await(10, TimeUnit.SECONDS)).as("released").isTrue();
-      }
-      catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(interrupted);
-      }
+      Latches.await(release, "released");
       return List.of(expiring("second", EXPIRY + Duration.ofHours(1).toMillis()));
     };
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -210,6 +206,92 @@ class PlanFileIOTest {
     }
   }
 
+  @Test
+  void aFileOpenedAfterCloseIsRefusedNamingThePlanThoughItsFileIOIsLoaded() {
+    String elsewhere = "memory://elsewhere/" + UUID.randomUUID();
+    new InMemoryFileIO().addFile(elsewhere, "rows".getBytes(StandardCharsets.UTF_8));
+    PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(credential(this.root, RecordingFileIO.ACCESS_KEY, "scoped")),
+        null, new TestClock(EXPIRY));
+    io.newInputFile(this.file);
+    io.newInputFile(elsewhere);
+    io.close();
+    assertThatThrownBy(() -> io.newInputFile(this.file)).as("under the credential")
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining(PLAN).hasMessageContaining("closed");
+    assertThatThrownBy(() -> io.newInputFile(elsewhere, 4)).as("under none")
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining(PLAN).hasMessageContaining("closed");
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = { true, false })
+  void aCloseWhileAFileIsBeingOpenedLoadsNoFileIOAfterIt(boolean underTheCredential) throws Exception {
+    String marker = UUID.randomUUID().toString();
+    Map<String, String> properties = new java.util.HashMap<>(BASE);
+    properties.put("test.marker", marker);
+    String location = underTheCredential ? this.file : "memory://elsewhere/" + marker;
+    new InMemoryFileIO().addFile(location, "rows".getBytes(StandardCharsets.UTF_8));
+    CountDownLatch opening = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    TestClock clock = new TestClock(EXPIRY);
+    PlanFileIO io = new PlanFileIO(PLAN, properties, List.of(credential(this.root, RecordingFileIO.ACCESS_KEY,
+        "scoped")), null, clock);
+    // the open reads the clock once it has found the plan open, before it loads a FileIO: hold it there
+    clock.onRead(() -> {
+      opening.countDown();
+      Latches.await(closed, "closed");
+    });
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> open = pool.submit(() -> io.newInputFile(location));
+      assertThat(opening.await(10, TimeUnit.SECONDS)).as("the open is under way").isTrue();
+      io.close();
+      closed.countDown();
+      assertThatThrownBy(() -> open.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+          .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining(PLAN);
+      assertThat(RecordingFileIO.initializedWith("test.marker", marker)).as("no FileIO loaded after close").isZero();
+    }
+    finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aRefreshThatFailsFromTheMillisecondTheCredentialsExpireFailsTheOpen() {
+    TestClock clock = new TestClock(EXPIRY - 1);
+    AtomicInteger refreshes = new AtomicInteger();
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), () -> {
+      refreshes.incrementAndGet();
+      throw new ForbiddenException("the catalog vends no more");
+    }, clock)) {
+      io.newInputFile(this.file);
+      assertThat(accessKeys()).as("a millisecond before the expiry they still hold").containsExactly("first");
+      clock.set(EXPIRY);
+      assertThatThrownBy(() -> io.newInputFile(this.file)).as("at the expiry they no longer do")
+          .isInstanceOf(ForbiddenException.class).hasMessage("the catalog vends no more");
+      assertThat(refreshes).hasValue(2);
+      assertThat(accessKeys()).containsExactly("first");
+    }
+  }
+
+  @Test
+  void aFileDeletedThroughThePlansFileIOIsGone() {
+    String doomed = this.root + "/data/doomed.avro";
+    InMemoryFileIO files = new InMemoryFileIO();
+    files.addFile(doomed, "rows".getBytes(StandardCharsets.UTF_8));
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(credential(this.root, RecordingFileIO.ACCESS_KEY,
+        "scoped")), null, new TestClock(EXPIRY))) {
+      io.deleteFile(doomed);
+      assertThat(files.fileExists(doomed)).isFalse();
+      assertThat(files.fileExists(this.file)).isTrue();
+    }
+  }
+
+  @Test
+  void itsPropertiesAreThoseItWasMadeWith() {
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(), null, new TestClock(EXPIRY))) {
+      assertThat(io.properties()).isEqualTo(BASE);
+    }
+  }
+
   private List<String> accessKeys() {
     return RecordingFileIO.openedUnder(this.root).stream().map(RecordingFileIO.Opened::accessKey).toList();
   }
@@ -227,6 +309,8 @@ class PlanFileIOTest {
   static final class TestClock extends Clock {
 
     private final AtomicLong millis;
+    private volatile Runnable onRead = () -> {
+    };
 
     TestClock(long millis) {
       this.millis = new AtomicLong(millis);
@@ -240,8 +324,14 @@ class PlanFileIOTest {
       this.millis.set(millis);
     }
 
+    /** Runs {@code hook} on the reading thread each time the clock is read, before it answers. */
+    void onRead(Runnable hook) {
+      this.onRead = hook;
+    }
+
     @Override
     public long millis() {
+      this.onRead.run();
       return this.millis.get();
     }
 

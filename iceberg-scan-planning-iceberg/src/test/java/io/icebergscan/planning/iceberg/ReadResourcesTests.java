@@ -1,6 +1,8 @@
 package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,19 +27,34 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.formats.FormatModel;
+import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.formats.ModelWriteBuilder;
+import org.apache.iceberg.formats.ReadBuilder;
+import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.types.Types;
+import org.jspecify.annotations.Nullable;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
@@ -47,7 +64,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * task's, one split's, and a streamed plan's {@code readRows()}, as an iterator and as a {@code Flux}), whether the
  * rows are read to the end, closed after the first row, closed from another thread, or end in a failure.
  * Each read is of a table without deletes and of one with a deletion vector and an equality delete file, whose
- * streams count too.
+ * streams count too. A task's own rows ({@link IcebergScanPlan#rows(FileScanTask)}) close their file themselves, once
+ * read to the end or failed part way, before they are closed.
  */
 class ReadResourcesTests {
 
@@ -58,6 +76,10 @@ class ReadResourcesTests {
   private static final int FILES = 4;
   private static final int ROWS_PER_FILE = 5;
   private static final Duration BOUND = Duration.ofSeconds(30);
+  /** An Avro table of one file whose header reads and whose block does not. */
+  private static final String CORRUPT_BLOCK = "avro_corrupt_block";
+  /** A table of one ORC file, read by {@link OpensThenFails}. */
+  private static final String OPENS_THEN_FAILS = "orc_opens_then_fails";
 
   private static EmbeddedIcebergCatalog catalog;
   private static ScanPlanner planner;
@@ -89,6 +111,8 @@ class ReadResourcesTests {
         table(format, broken, true);
       }
     }
+    corruptBlockTable();
+    opensThenFailsTable();
   }
 
   @AfterAll
@@ -147,6 +171,95 @@ class ReadResourcesTests {
       assertThat(scope.openFileIOs()).as("%s", scope).isZero();
     });
     iceberg.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = FileFormat.class, names = { "AVRO", "PARQUET" })
+  void aTasksRowsCloseTheirFileOnceTheLastRowIsReadBeforeTheyAreClosed(FileFormat format) throws IOException {
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner iceberg = counting(scope);
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(name(format, false, false))), ScanRequest.all())) {
+      CloseableIterable<Record> rows = plan.rows(plan.tasks().get(0));
+      CloseableIterator<Record> iterator = rows.iterator();
+      int read = 0;
+      while (iterator.hasNext()) {
+        iterator.next();
+        read++;
+      }
+      assertThat(read).isEqualTo(ROWS_PER_FILE);
+      assertThat(scope.streamsOpened()).as("the read opened its file").isPositive();
+      assertThat(scope.openStreams()).as("open once the last row was read: %s", scope).isZero();
+      assertThat(iterator.hasNext()).as("still at its end").isFalse();
+      rows.close();
+    }
+  }
+
+  @Test
+  void aTasksRowsClosedBeforeTheirEndCloseTheirFileAndHaveNoMoreRows() throws IOException {
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner iceberg = counting(scope);
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(name(FileFormat.AVRO, false, false))),
+            ScanRequest.all())) {
+      CloseableIterator<Record> iterator = plan.rows(plan.tasks().get(0)).iterator();
+      assertThat(iterator.hasNext()).isTrue();
+      iterator.next();
+      iterator.close();
+      assertThat(scope.openStreams()).as("%s", scope).isZero();
+      assertThat(iterator.hasNext()).isFalse();
+    }
+  }
+
+  @Test
+  void aTaskWhoseFileFailsPartWayClosesItBeforeTheFailureReachesTheReader() {
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner iceberg = counting(scope);
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(CORRUPT_BLOCK)), ScanRequest.all())) {
+      String location = plan.tasks().get(0).file().location();
+      CloseableIterator<Record> iterator = plan.rows(plan.tasks().get(0)).iterator();
+      assertThat(scope.openStreams()).as("the file is open once its header was read").isOne();
+      // the rows are not closed: the failure closed the file
+      assertThatThrownBy(iterator::hasNext).isInstanceOf(TaskReadException.class).hasMessageContaining(location);
+      assertThat(scope.openStreams()).as("%s", scope).isZero();
+    }
+  }
+
+  @Test
+  void aFailureToCloseTheFileOfATaskThatFailedPartWayIsSuppressedInTheTasksFailure() {
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner iceberg = counting(scope);
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(CORRUPT_BLOCK)), ScanRequest.all())) {
+      String location = plan.tasks().get(0).file().location();
+      scope.failClosing(location);
+      CloseableIterator<Record> iterator = plan.rows(plan.tasks().get(0)).iterator();
+      Throwable failure = catchThrowable(iterator::hasNext);
+      assertThat(failure).isInstanceOf(TaskReadException.class).hasMessageContaining(location);
+      assertThat(failure.getSuppressed()).as("the failure to close, not lost").anySatisfy(closing -> assertThat(
+          closing).isInstanceOf(IOException.class).hasMessageContaining("closing " + location));
+      assertThat(scope.openStreams()).as("%s", scope).isZero();
+    }
+  }
+
+  @Test
+  void aReaderThatFailsToStartAfterOpeningItsFileHasTheFileClosedByTheFailure() {
+    OpensThenFails.register();
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner iceberg = counting(scope);
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(OPENS_THEN_FAILS)), ScanRequest.all())) {
+      String location = plan.tasks().get(0).file().location();
+      CloseableIterable<Record> rows = plan.rows(plan.tasks().get(0));
+      assertThatThrownBy(rows::iterator).isInstanceOf(TaskReadException.class).hasMessageContaining(location)
+          .rootCause().hasMessage(OpensThenFails.FAILURE);
+      assertThat(scope.streamsOpened()).as("the reader opened the file").isOne();
+      assertThat(scope.openStreams()).as("closed without the rows being closed: %s", scope).isZero();
+    }
+  }
+
+  private static IcebergScanPlanner counting(CountingFileIO.Scope scope) {
+    return IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties()).build();
+  }
+
+  private static io.icebergscan.planning.model.TableIdentifier ours(String name) {
+    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, name);
   }
 
   /** A wait for what a {@code Flux}'s jobs close after its cancel has returned: at once for the others. */
@@ -262,6 +375,174 @@ class ReadResourcesTests {
     }
     if (broken) {
       table.table().io().deleteFile(files.get(FILES - 1).location());
+    }
+  }
+
+  /**
+   * {@link #CORRUPT_BLOCK}: an Avro file of one block whose last byte, of the sync marker after the block, is
+   * changed: the header reads, so the rows open; the first {@code hasNext()} reads the block and fails.
+   */
+  private static void corruptBlockTable() {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, CORRUPT_BLOCK), SCHEMA,
+        PartitionSpec.unpartitioned(), 2);
+    List<Record> rows = new ArrayList<>();
+    for (long id = 0; id < ROWS_PER_FILE; id++) {
+      rows.add(table.newRecord(id, "name-" + id));
+    }
+    List<DataFile> files = table.writeRows(FileFormat.AVRO, rows);
+    table.append(files);
+    FileIO io = table.table().io();
+    String location = files.get(0).location();
+    try {
+      byte[] bytes;
+      try (InputStream in = io.newInputFile(location).newStream()) {
+        bytes = in.readAllBytes();
+      }
+      bytes[bytes.length - 1] ^= 1;
+      try (OutputStream out = io.newOutputFile(location).createOrOverwrite()) {
+        out.write(bytes);
+      }
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+  }
+
+  /** {@link #OPENS_THEN_FAILS}: one ORC data file of five rows, whose bytes {@link OpensThenFails} never reads. */
+  private static void opensThenFailsTable() {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, OPENS_THEN_FAILS), SCHEMA,
+        PartitionSpec.unpartitioned(), 2);
+    String location = table.table().location() + "/data/rows.orc";
+    byte[] bytes = "not read".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try (OutputStream out = table.table().io().newOutputFile(location).createOrOverwrite()) {
+      out.write(bytes);
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+    table.append(table.dataFile(location, ROWS_PER_FILE).withFormat(FileFormat.ORC).withFileSizeInBytes(bytes.length)
+        .build());
+  }
+
+  /**
+   * A reader of ORC files, which this module's tests have no reader for: its rows open the file and register the
+   * stream with their iterable, then fail, as Iceberg's ORC reader registers its file reader before it opens the
+   * rows (Iceberg's Avro and Parquet readers register what they opened only once their rows are open). Registered
+   * JVM-wide, once: no other test reads ORC.
+   */
+  private static final class OpensThenFails implements FormatModel<Record, Void>, ReadBuilder<Record, Void> {
+
+    static final String FAILURE = "the rows cannot be opened, as the test wants";
+    private static boolean registered;
+
+    private final @Nullable InputFile file;
+
+    private OpensThenFails(@Nullable InputFile file) {
+      this.file = file;
+    }
+
+    static synchronized void register() {
+      if (!registered) {
+        // fails if Iceberg has an ORC reader of records here already (iceberg-orc on the test classpath)
+        FormatModelRegistry.register(new OpensThenFails(null));
+        registered = true;
+      }
+    }
+
+    @Override
+    public FileFormat format() {
+      return FileFormat.ORC;
+    }
+
+    @Override
+    public Class<Record> type() {
+      return Record.class;
+    }
+
+    @Override
+    public Class<Void> schemaType() {
+      return Void.class;
+    }
+
+    @Override
+    public ModelWriteBuilder<Record, Void> writeBuilder(EncryptedOutputFile outputFile) {
+      throw new UnsupportedOperationException("a reader only");
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> readBuilder(InputFile inputFile) {
+      return new OpensThenFails(inputFile);
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> split(long start, long length) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> project(Schema schema) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> engineProjection(Void schema) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> caseSensitive(boolean caseSensitive) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> filter(Expression filter) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> set(String key, String value) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> reuseContainers() {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> recordsPerBatch(int rows) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> idToConstant(java.util.Map<Integer, ?> constants) {
+      return this;
+    }
+
+    @Override
+    public ReadBuilder<Record, Void> withNameMapping(NameMapping mapping) {
+      return this;
+    }
+
+    @Override
+    public CloseableIterable<Record> build() {
+      InputFile input = java.util.Objects.requireNonNull(this.file);
+      return new Rows(input);
+    }
+
+    private static final class Rows extends CloseableGroup implements CloseableIterable<Record> {
+
+      private final InputFile file;
+
+      Rows(InputFile file) {
+        this.file = file;
+      }
+
+      @Override
+      public CloseableIterator<Record> iterator() {
+        addCloseable(this.file.newStream());
+        throw new IllegalStateException(FAILURE);
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
@@ -18,6 +19,7 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
@@ -44,6 +46,11 @@ class RowReadingTests {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "name", Types.StringType.get()),
       Types.NestedField.optional(3, "day", Types.DateType.get()));
+  private static final Schema NESTED = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "location", Types.StructType.of(
+          Types.NestedField.required(3, "lat", Types.DoubleType.get()),
+          Types.NestedField.required(4, "lon", Types.DoubleType.get()))));
   private static final String NAMESPACE = "reading";
 
   private static EmbeddedIcebergCatalog catalog;
@@ -76,6 +83,34 @@ class RowReadingTests {
       assertThat(rows).allSatisfy(row -> assertThat(row.struct().fields()).hasSize(1));
       assertThat(rows).extracting(row -> row.getField("name"))
           .containsExactlyInAnyOrder("name-15", "name-16", "name-17", "name-18", "name-19");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = FileFormat.class, names = { "AVRO", "PARQUET" })
+  void selectOfANestedFieldCutsItsStructWhileTheFilterStillReadsASiblingField(FileFormat format) {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, "nested_" + format), NESTED,
+        PartitionSpec.unpartitioned(), 2);
+    List<Record> written = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      Record location = GenericRecord.create(NESTED.findField("location").type().asStructType());
+      location.setField("lat", (double) id);
+      location.setField("lon", (double) -id);
+      written.add(table.newRecord(id, location));
+    }
+    table.appendRows(format, written);
+    ScanRequest request = ScanRequest.builder().select("location.lat")
+        .filter(IcebergFilters.toRowFilter(Expressions.lessThanOrEqual("location.lon", -7.0))).build();
+    try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
+      List<Record> rows = read(plan.rows());
+      assertThat(rows).allSatisfy(row -> {
+        assertThat(row.struct().fields()).extracting(Types.NestedField::name).containsExactly("location");
+        Record location = (Record) row.getField("location");
+        assertThat(location.struct().fields()).extracting(Types.NestedField::name).containsExactly("lat");
+        assertThat(location.size()).isOne();
+      });
+      assertThat(rows).extracting(row -> ((Record) row.getField("location")).getField("lat"))
+          .containsExactlyInAnyOrder(7.0, 8.0, 9.0);
     }
   }
 
@@ -228,6 +263,46 @@ class RowReadingTests {
     assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().select("id", "nope").build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
     assertThat(catalog.requestCounts().plan()).isZero();
+  }
+
+  @Test
+  void aCaseInsensitiveScanSelectsAndFiltersColumnsNamedInAnotherCase() {
+    EmbeddedTable table = table("case_insensitive", 2);
+    table.appendRows(FileFormat.AVRO, rows(table, 0, 6));
+    ScanRequest request = ScanRequest.builder().caseSensitive(false).select("NAME", "_FILE")
+        .filter(RowFilter.greaterThan("ID", 3L)).build();
+    try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
+      assertThat(plan.schema().columns()).extracting(Types.NestedField::name).containsExactly("name", "_file");
+      List<Record> rows = read(plan.rows());
+      assertThat(rows).extracting(row -> row.getField("name")).containsExactlyInAnyOrder("name-4", "name-5");
+      assertThat(rows).allSatisfy(row -> assertThat((String) row.getField("_file")).startsWith("memory://"));
+    }
+  }
+
+  @Test
+  void aCaseSensitiveScanRefusesColumnsNamedInAnotherCaseBeforeSending() {
+    EmbeddedTable table = table("case_sensitive", 2);
+    table.appendRows(FileFormat.AVRO, rows(table, 0, 3));
+    IcebergTable loaded = load(table);
+    catalog.resetRequestCounts();
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().filter(RowFilter.greaterThan("ID", 1L))
+        .build())).as("by default").isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ID");
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().caseSensitive(true).select("NAME").build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("select names no column")
+        .hasMessageContaining("NAME");
+    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().select("id", "_FILE").build()))
+        .as("a metadata column too").isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("select names no column").hasMessageContaining("_FILE");
+    assertThat(catalog.requestCounts().plan()).isZero();
+  }
+
+  @Test
+  void streamedRowsOfAnIcebergTableOfTheApplicationsOwnReadWithItsFileIO() {
+    EmbeddedTable table = table("own_streamed", 2);
+    table.appendRows(FileFormat.AVRO, rows(table, 0, 4));
+    IcebergTable own = IcebergTable.of(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "own_streamed"),
+        table.table());
+    assertThat(read(iceberg.readRows(own, ScanRequest.all()))).hasSize(4);
   }
 
   @Test

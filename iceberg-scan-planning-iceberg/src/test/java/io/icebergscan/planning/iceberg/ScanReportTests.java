@@ -81,6 +81,7 @@ class ScanReportTests {
   void reset() {
     this.recording.reports.clear();
     this.recording.failReports = false;
+    this.recording.throwOnReport = false;
   }
 
   @Test
@@ -218,17 +219,35 @@ class ScanReportTests {
         + "could not be sent; the plan is not affected: the catalog went away"));
   }
 
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void aReportThatFailsBeforeItIsSentNeverFailsThePlanAndIsLogged(CapturedOutput output) {
+    this.recording.throwOnReport = true;
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+      assertThat(plan.tasks()).hasSize(3);
+    }
+    // thrown on the planning thread, so logged before the plan is back
+    assertThat(output.getAll()).contains("The scan report of reports.events could not be sent; the plan is not "
+        + "affected: no report today");
+  }
+
   /** The real planner, with each report's body recorded before it is sent, or refused. */
   private static final class Recording extends StubPlanner {
 
     final List<String> reports = new CopyOnWriteArrayList<>();
     volatile boolean failReports;
+    /** Whether a report is refused by throwing rather than by a failing answer. */
+    volatile boolean throwOnReport;
     volatile int accepted;
     private final CatalogCalls catalog = new DelegatingCatalogCalls(planner.catalog()) {
 
       @Override
       public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
         Recording.this.reports.add(reportJson);
+        if (Recording.this.throwOnReport) {
+          throw new IllegalStateException("no report today");
+        }
         if (Recording.this.failReports) {
           return Mono.error(new io.icebergscan.planning.exceptions.TransportException("the catalog went away", null,
               null));

@@ -5,11 +5,14 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -116,6 +119,22 @@ class SnapshotResolutionTests {
     assertThat(rendered(IcebergGenerics.read(icebergClient.loadTable(table.identifier())).useSnapshot(first)
         .where(scoreAboveTwo).build())).as("and Iceberg's client planning on the server")
         .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aTimeTravelTellsTheCatalogWhichSchemaItReadsWith() {
+    EmbeddedTable table = renamed("renamed_sent");
+    long first = table.snapshotIds().get(0);
+    Queue<ScanRequest> sent = new ConcurrentLinkedQueue<>();
+    try (IcebergScanPlanner recorded = IcebergScanPlanner.builder(StubPlanner.recordingPlans(planner, sent))
+        .scanReports(false).build()) {
+      IcebergTable loaded = recorded.loadTable(identifier(table));
+      recorded.plan(loaded, ScanRequest.builder().snapshotId(first).build()).close();
+      recorded.plan(loaded, ScanRequest.builder().snapshotId(first).useSnapshotSchema(false).build()).close();
+      recorded.plan(loaded, ScanRequest.all()).close();
+    }
+    assertThat(sent).extracting(ScanRequest::useSnapshotSchema).as("the snapshot's by default, as Iceberg's useSnapshot")
+        .containsExactly(true, false, null);
   }
 
   @Test

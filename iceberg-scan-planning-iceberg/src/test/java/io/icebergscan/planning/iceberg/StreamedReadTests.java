@@ -138,6 +138,39 @@ class StreamedReadTests {
     await().atMost(BOUND).until(() -> this.scope.openStreams() == 0 && this.scope.openFileIOs() == 0);
   }
 
+  @Test
+  void tasksTheReadAsksForBeforeThePlansStreamIsSubscribedAreAskedForOnceItIs() throws Exception {
+    EmbeddedTable table = table("late", 6);
+    CompletableFuture<Void> subscribing = new CompletableFuture<>();
+    // the stream's subscription arrives once the test lets it: after the read has asked for its first tasks
+    ScanPlanner late = new StubPlanner(this.planner) {
+      @Override
+      public Flux<TaskBatch> planBatches(TableIdentifier id, ScanRequest request) {
+        Flux<TaskBatch> batches = super.planBatches(id, request);
+        return Flux.from(subscriber -> subscribing.thenRun(() -> batches.subscribe(subscriber)));
+      }
+    };
+    try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(late).fileIoProperties(
+        this.scope.fileIoProperties()).readConcurrency(4).build()) {
+      IcebergTable loaded = iceberg.loadTable(identifier(table));
+      CloseableIterator<Record> rows = iceberg.readRows(loaded, ScanRequest.all()).iterator();
+      subscribing.complete(null);
+      CompletableFuture<List<Record>> read = CompletableFuture.supplyAsync(() -> {
+        List<Record> all = new ArrayList<>();
+        rows.forEachRemaining(all::add);
+        return all;
+      });
+      try {
+        assertThat(read).as("the read, once the stream is subscribed").succeedsWithin(BOUND)
+            .satisfies(all -> assertThat(all).hasSize(6 * 3));
+      }
+      finally {
+        rows.close();
+      }
+    }
+    await().atMost(BOUND).until(() -> this.scope.openStreams() == 0 && this.scope.openFileIOs() == 0);
+  }
+
   private IcebergScanPlanner iceberg() {
     return IcebergScanPlanner.builder(this.planner).fileIoProperties(this.scope.fileIoProperties()).readConcurrency(4)
         .build();

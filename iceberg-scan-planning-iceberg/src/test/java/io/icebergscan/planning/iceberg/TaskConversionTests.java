@@ -15,8 +15,10 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import io.icebergscan.planning.RowFilter;
+import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -154,6 +156,86 @@ class TaskConversionTests {
   }
 
   @Test
+  void statisticsAskedForAreIcebergsCountsAndBinaryBounds() {
+    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().statsFields(List.of("id", "name")).build())) {
+      DataFile first = task(plan, "/f0.parquet").file();
+      assertThat(first.columnSizes()).isEqualTo(Map.of(1, 800L, 2, 300L));
+      assertThat(first.valueCounts()).isEqualTo(Map.of(1, 100L, 2, 100L));
+      assertThat(first.nullValueCounts()).isEqualTo(Map.of(2, 0L));
+      assertThat(first.lowerBounds()).isEqualTo(Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), 0L),
+          2, Conversions.toByteBuffer(Types.StringType.get(), "a0")));
+      assertThat(first.upperBounds()).isEqualTo(Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), 9L),
+          2, Conversions.toByteBuffer(Types.StringType.get(), "z0")));
+    }
+  }
+
+  @Test
+  void withoutStatisticsAskedForAFileHasNoneAsWithIcebergsClient() {
+    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.all())) {
+      DataFile theirs = icebergClientTasks(WIDE, scan -> scan).stream()
+          .filter(task -> task.file().location().endsWith("/f0.parquet")).findFirst().orElseThrow().file();
+      for (DataFile file : List.of(theirs, task(plan, "/f0.parquet").file())) {
+        assertThat(file.columnSizes()).as("column sizes").isNull();
+        assertThat(file.valueCounts()).as("value counts").isNull();
+        assertThat(file.nullValueCounts()).as("null value counts").isNull();
+        assertThat(file.nanValueCounts()).as("NaN value counts").isNull();
+        assertThat(file.lowerBounds()).as("lower bounds").isNull();
+        assertThat(file.upperBounds()).as("upper bounds").isNull();
+      }
+    }
+  }
+
+  @Test
+  void deleteFilesKeepTheirSplitOffsetsAndKeyMetadata() {
+    TableIdentifier identifier = TableIdentifier.of("conversion", "delete_offsets");
+    EmbeddedTable table = catalog.createTable(identifier, SCHEMA, PartitionSpec.unpartitioned(), 2);
+    table.append(table.dataFile("s3://bucket/delete_offsets/a.parquet", 100).build());
+    ByteBuffer key = ByteBuffer.wrap(new byte[] { 7, 8, (byte) 0xfe });
+    table.addDeletes(table.equalityDeleteFile("s3://bucket/delete_offsets/eq.parquet", 2, 1)
+        .withSplitOffsets(List.of(4L, 40L)).withEncryptionKeyMetadata(key).build());
+    try (IcebergScanPlan plan = plan(identifier, ScanRequest.all())) {
+      assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(identifier, scan -> scan)));
+      assertThat(plan.tasks()).singleElement().satisfies(task -> assertThat(task.deletes()).singleElement()
+          .satisfies(delete -> {
+            assertThat(delete.splitOffsets()).containsExactly(4L, 40L);
+            assertThat(delete.keyMetadata()).isEqualTo(key);
+          }));
+    }
+  }
+
+  @Test
+  void aResidualNamingAColumnInAnotherCaseIsMalformedForACaseSensitiveScanOnly() {
+    String upperCase = ExpressionParser.toJson(Expressions.greaterThan("ID", 2L));
+    ScanPlanner sendingUpperCase = new StubPlanner(planner) {
+
+      @Override
+      public ScanPlan plan(io.icebergscan.planning.model.TableIdentifier table, ScanRequest request) {
+        ScanPlan plan = super.plan(table, request);
+        return new ScanPlan(plan.planId(), plan.tasks().stream().map(task ->
+            new io.icebergscan.planning.model.FileScanTask(task.dataFile(), task.deleteFiles(), upperCase)).toList(),
+            plan.storageCredentials(), plan.statistics());
+      }
+    };
+    RowFilter filter = RowFilter.greaterThan("id", 2L);
+    try (IcebergScanPlanner overUpperCase = IcebergScanPlanner.builder(sendingUpperCase).scanReports(false).build()) {
+      IcebergTable table = IcebergTable.of(io(WIDE), catalog.table(WIDE).table());
+      assertThatThrownBy(() -> overUpperCase.plan(table, ScanRequest.builder().filter(filter).build()))
+          .isInstanceOf(MalformedResponseException.class).hasMessageContaining("residual filter");
+      try (IcebergScanPlan plan = overUpperCase.plan(table, ScanRequest.builder().caseSensitive(false).filter(filter)
+          .build())) {
+        assertThat(plan.tasks()).hasSize(7);
+      }
+    }
+  }
+
+  @Test
+  void aPlanNamesItsTableAndHowManyTasksItHas() {
+    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.all())) {
+      assertThat(plan).hasToString("IcebergScanPlan[conversion.deletes, 3 tasks]");
+    }
+  }
+
+  @Test
   void partitionValuesAreTypedByTheSpecTheFileNames() {
     try (IcebergScanPlan plan = plan(WIDE, ScanRequest.all())) {
       FileScanTask evolved = plan.tasks().stream().filter(task -> task.file().location().endsWith("/evolved.parquet"))
@@ -238,6 +320,10 @@ class TaskConversionTests {
         .hasMessageContaining("s3://bucket/wide/")
         .satisfies(failure -> assertThat(((MalformedResponseException) failure).field())
             .isEqualTo("data-file.spec-id"));
+  }
+
+  private static FileScanTask task(IcebergScanPlan plan, String fileName) {
+    return plan.tasks().stream().filter(task -> task.file().location().endsWith(fileName)).findFirst().orElseThrow();
   }
 
   private static IcebergScanPlan plan(TableIdentifier identifier, ScanRequest request) {

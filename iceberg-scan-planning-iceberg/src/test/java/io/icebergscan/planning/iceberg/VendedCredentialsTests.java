@@ -183,6 +183,33 @@ class VendedCredentialsTests {
   }
 
   @Test
+  void theTablesConfigIsOverTheApplicationsFileIOPropertiesForEveryFile() {
+    EmbeddedTable table = table("table_config");
+    IcebergTable loaded = load(table);
+    IcebergTable configured = new IcebergTable(loaded.identifier(), loaded.metadata(), Map.of(
+        RecordingFileIO.ACCESS_KEY, "table", "test.table-config", "yes"), loaded.storageCredentials(), null);
+    try (IcebergScanPlan plan = icebergPlanner().build().plan(configured, ScanRequest.all())) {
+      assertThat(read(plan.rows())).hasSize(6);
+    }
+    assertThat(RecordingFileIO.openedUnder(location(table))).hasSizeGreaterThanOrEqualTo(2).allSatisfy(file -> {
+      assertThat(file.accessKey()).as(file.path()).isEqualTo("table");
+      assertThat(file.properties()).containsEntry("test.table-config", "yes").containsEntry("test.application", "yes");
+    });
+  }
+
+  @Test
+  void aFileOpenedThroughAClosedPlanIsRefusedNamingThePlanAndItsTable() {
+    EmbeddedTable table = table("closed_plan");
+    IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all());
+    String location = plan.tasks().get(0).file().location();
+    String planId = plan.scanPlan().planId();
+    assertThat(planId).as("the embedded catalog names its plans").isNotNull();
+    plan.close();
+    assertThatThrownBy(() -> plan.io().newInputFile(location)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the files of plan " + planId + " of vending.closed_plan cannot be read: it is closed");
+  }
+
+  @Test
   void thePlansCredentialsWinOverTheTables() {
     EmbeddedTable table = table("plan_wins");
     vend(request -> List.of(credential(location(table) + "/",

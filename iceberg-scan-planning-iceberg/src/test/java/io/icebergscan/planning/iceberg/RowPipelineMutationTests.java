@@ -1,0 +1,627 @@
+package io.icebergscan.planning.iceberg;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link RowPipeline} driven directly, its decisions made observable one at a time: its jobs run when the test runs
+ * them ({@link Jobs}), its source offers what the test offers ({@link RecordingSource}), and a non-blocking reader
+ * is told of news through {@code onChange}, as the {@code Flux} reader is. Each test pins a behaviour a mutation run
+ * found unchecked: the bounds on what is asked and held, whom a change wakes, what a failure, an interrupt or a
+ * cancel ends, closes and rethrows. No test sleeps: a thread that must be waiting is seen waiting by its state.
+ */
+@Timeout(60)
+class RowPipelineMutationTests {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final String NAMESPACE = "pipeline";
+  private static final Duration BOUND = Duration.ofSeconds(10);
+  private static final int SMALL = 5;
+  private static final int LARGE = 3000;
+  /** {@code RowPipeline.FIRST_ROWS}: the rows a job that opens a task hands over first. */
+  private static final int FIRST_ROWS = 64;
+
+  private static EmbeddedIcebergCatalog catalog;
+  private static ScanPlanner planner;
+
+  private final CountingFileIO.Scope scope = CountingFileIO.newScope();
+  private final Jobs jobs = new Jobs();
+  private IcebergScanPlanner iceberg;
+  private IcebergScanPlan plan;
+  private ResolvedScan scan;
+  private TaskReader reader;
+  private List<FileScanTask> small;
+  private List<FileScanTask> large;
+  private final List<RowPipeline> pipelines = new ArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    catalog = EmbeddedIcebergCatalog.create().start();
+    planner = ScanPlanner.builder().uri(catalog.uri()).build();
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, "rows"), SCHEMA,
+        PartitionSpec.unpartitioned(), 2);
+    List<DataFile> written = new ArrayList<>();
+    int[] sizes = { SMALL, SMALL, SMALL, SMALL, SMALL, SMALL, LARGE, LARGE };
+    for (int file = 0; file < sizes.length; file++) {
+      List<Record> records = new ArrayList<>(sizes[file]);
+      for (long id = file * 10_000L; id < file * 10_000L + sizes[file]; id++) {
+        records.add(table.newRecord(id, "name-" + id));
+      }
+      written.addAll(table.writeRows(FileFormat.AVRO, records));
+    }
+    table.append(written);
+  }
+
+  @AfterAll
+  static void stop() {
+    planner.close();
+    catalog.close();
+  }
+
+  @BeforeEach
+  void plan() {
+    this.iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties()).build();
+    IcebergTable table = this.iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "rows"));
+    this.plan = this.iceberg.plan(table, ScanRequest.all());
+    this.scan = ResolvedScan.of(table, ScanRequest.all());
+    this.reader = reader(() -> { });
+    this.small = this.plan.tasks().stream().filter(task -> task.file().recordCount() == SMALL).toList();
+    this.large = this.plan.tasks().stream().filter(task -> task.file().recordCount() == LARGE).toList();
+    assertThat(this.small).hasSize(6);
+    assertThat(this.large).hasSize(2);
+  }
+
+  @AfterEach
+  void close() {
+    // whatever a failing test left waiting wakes, and nothing stays open for the next
+    this.pipelines.forEach(RowPipeline::cancel);
+    this.jobs.runAll();
+    this.plan.close();
+    this.iceberg.close();
+  }
+
+  @Test
+  void aReadAheadAsLargeAsTheConcurrencyIsAllowedAndReadsEveryRowInTaskOrder() {
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 0, 1, true, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 2, 1, true, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    RowPipeline pipeline = pipeline(2, 2, true, null);
+    pipeline.start(listed(pipeline, this.small));
+    assertThat(drain(pipeline)).containsExactlyElementsOf(serialIds(this.small));
+  }
+
+  @Test
+  void theSourceIsAskedForNoMoreTasksThanTheReadAheadHasRoomFor() {
+    RowPipeline pipeline = pipeline(2, 4, true, null);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    assertThat(source.requested).hasValue(4);
+    pipeline.offer(this.small.get(0), this.reader);
+    pipeline.offer(this.small.get(1), this.reader);
+    assertThat(source.requested).as("nothing more while the tasks asked for have not all come").hasValue(4);
+    this.jobs.runAll();
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThat(source.requested).as("the tasks read are not handed over: no room made").hasValue(4);
+    // the first task handed over whole leaves the window: room for one more
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(1, 2)));
+    assertThat(source.requested).hasValue(5);
+  }
+
+  @Test
+  void aTaskWhoseRowsAreNotTakenHoldsAtMostRowsPerTaskWithItsFileOpenAndNoThread() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    pipeline.start(listed(pipeline, this.large.subList(0, 1)));
+    this.jobs.runAll();
+    assertThat(this.jobs.size()).as("the job gave its thread back").isZero();
+    assertThat(this.scope.openStreams()).as("its file stays open").isEqualTo(1);
+    ArrayDeque<Record> held = pipeline.take(false);
+    assertThat(held).hasSize(RowPipeline.ROWS_PER_TASK);
+    List<Long> read = new ArrayList<>(ids(held));
+    read.addAll(drain(pipeline));
+    assertThat(read).containsExactlyElementsOf(serialIds(this.large.subList(0, 1)));
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void theFirstRowsOfATaskReachTheReaderBeforeItsBufferIsFull() {
+    AtomicReference<RowPipeline> self = new AtomicReference<>();
+    List<Integer> batches = new ArrayList<>();
+    // a reader that takes what it is told of at once, as the Flux reader does
+    RowPipeline pipeline = pipeline(1, 2, true, () -> {
+      ArrayDeque<Record> rows = self.get().take(false);
+      if (rows != null && rows != RowPipeline.END) {
+        batches.add(rows.size());
+      }
+    });
+    self.set(pipeline);
+    pipeline.start(listed(pipeline, this.large.subList(0, 1)));
+    this.jobs.runAll();
+    assertThat(batches).as("the first rows first, then at most a buffer's worth at a time").first()
+        .isEqualTo(FIRST_ROWS);
+    assertThat(batches).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(RowPipeline.ROWS_PER_TASK));
+    assertThat(batches.stream().mapToInt(Integer::intValue).sum()).isEqualTo(LARGE);
+    assertThat(pipeline.take(false)).isSameAs(RowPipeline.END);
+  }
+
+  @Test
+  void inTaskOrderTheRowsOfALaterTaskDoNotWakeTheReaderAndThoseOfTheFirstDo() {
+    AtomicInteger wakes = new AtomicInteger();
+    RowPipeline pipeline = pipeline(2, 4, true, wakes::incrementAndGet);
+    pipeline.start(listed(pipeline, this.small.subList(0, 2)));
+    assertThat(this.jobs.size()).isEqualTo(2);
+    int before = wakes.get();
+    this.jobs.run(1);
+    assertThat(wakes).as("the reader waits for the first task's rows only").hasValue(before);
+    assertThat(pipeline.take(false)).isNull();
+    this.jobs.run(0);
+    assertThat(wakes.get()).isGreaterThan(before);
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+  }
+
+  @Test
+  void asReadTheRowsOfALaterTaskWakeTheReader() {
+    AtomicInteger wakes = new AtomicInteger();
+    RowPipeline pipeline = pipeline(2, 4, false, wakes::incrementAndGet);
+    pipeline.start(listed(pipeline, this.small.subList(0, 2)));
+    int before = wakes.get();
+    this.jobs.run(1);
+    assertThat(wakes.get()).as("the second task's rows may be taken now").isGreaterThan(before);
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(1, 2)));
+  }
+
+  @Test
+  void asReadEveryTaskIsReadByAReaderThatTakesTheRowsAsFastAsTheyAreRead() throws Exception {
+    // the jobs run on the thread that submits them: nothing is read unless the reader's own steps ask for it
+    RowPipeline pipeline = new RowPipeline("rows", Runnable::run, 1, 2, false, null);
+    this.pipelines.add(pipeline);
+    pipeline.start(listed(pipeline, this.small));
+    Background<List<Long>> reading = new Background<>(() -> readAll(pipeline));
+    assertThat(reading.get()).containsExactlyInAnyOrderElementsOf(serialIds(this.small));
+  }
+
+  @Test
+  void aReaderThatWaitsForTasksHasAskedTheSourceForThemBeforeItWaits() throws Exception {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    pipeline.offer(this.small.get(0), this.reader);
+    pipeline.offer(this.small.get(1), this.reader);
+    this.jobs.runAll();
+    assertThat(pipeline.take(false)).isNotNull();
+    assertThat(pipeline.take(false)).isNotNull();
+    assertThat(source.requested).hasValue(3);
+    Background<ArrayDeque<Record>> waiting = new Background<>(() -> pipeline.take(true));
+    waiting.awaitBlocked();
+    assertThat(source.requested).as("asked for the tasks it waits for").hasValue(4);
+    pipeline.sourceDone();
+    assertThat(waiting.get()).isSameAs(RowPipeline.END);
+  }
+
+  @Test
+  void awaitJobsWaitsForTheJobsOfACancelledReadToStopAndSaysTheyDid() throws Exception {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    pipeline.start(listed(pipeline, this.small.subList(0, 1)));
+    pipeline.cancel();
+    Background<Boolean> waiting = new Background<>(() -> pipeline.awaitJobs(Duration.ofMinutes(1)));
+    waiting.awaitBlocked();
+    assertThat(waiting.result).as("a job is still to stop").isNotDone();
+    this.jobs.runAll();
+    assertThat(waiting.get()).isTrue();
+    assertThat(this.scope.streamsOpened()).as("the job stopped before it opened its file").isZero();
+  }
+
+  @Test
+  void awaitJobsSaysAJobHasNotStoppedWhenItsTimeIsUp() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    pipeline.start(listed(pipeline, this.small.subList(0, 1)));
+    pipeline.cancel();
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).isFalse();
+    this.jobs.runAll();
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).isTrue();
+  }
+
+  @Test
+  void anInterruptedWaitForTheJobsSaysTheyHaveNotStoppedAndKeepsTheInterrupt() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    pipeline.start(listed(pipeline, this.small.subList(0, 1)));
+    Thread.currentThread().interrupt();
+    boolean stopped = pipeline.awaitJobs(Duration.ofMinutes(1));
+    boolean kept = Thread.interrupted();
+    assertThat(stopped).isFalse();
+    assertThat(kept).isTrue();
+  }
+
+  @Test
+  void awaitJobsReturnsOnceTheLastJobGivesItsThreadBackWithAFullBuffer() throws Exception {
+    RowPipeline pipeline = pipeline(2, 4, true, null);
+    pipeline.start(listed(pipeline, List.of(this.small.get(0), this.large.get(0))));
+    // the first task read to its end, its rows kept: the second task's rows wake nobody
+    this.jobs.run(0);
+    Background<Boolean> waiting = new Background<>(() -> pipeline.awaitJobs(Duration.ofMinutes(5)));
+    waiting.awaitBlocked();
+    assertThat(waiting.result).isNotDone();
+    this.jobs.runAll();
+    assertThat(this.scope.openStreams()).as("the second task paused, its file open").isEqualTo(1);
+    assertThat(waiting.get()).isTrue();
+  }
+
+  @Test
+  void cancellingClosesTheFileOfATaskThatHoldsItsRowsAtOnce() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = listed(pipeline, this.large.subList(0, 1));
+    pipeline.start(source);
+    this.jobs.runAll();
+    assertThat(this.scope.openStreams()).isEqualTo(1);
+    pipeline.cancel();
+    assertThat(this.scope.openStreams()).as("closed by the cancel, no job needed").isZero();
+    assertThat(this.jobs.size()).isZero();
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).isTrue();
+    assertThat(source.closes).hasValue(1);
+    assertThatThrownBy(() -> pipeline.take(false)).isInstanceOf(ReadCancelledException.class);
+  }
+
+  @Test
+  void aFileThatFailsToCloseWhenItsReadIsCancelledDoesNotFailTheCancel() {
+    this.scope.failClosing(this.large.get(0).file().location());
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    pipeline.start(listed(pipeline, this.large.subList(0, 1)));
+    this.jobs.runAll();
+    assertThat(this.scope.openStreams()).isEqualTo(1);
+    assertThatCode(pipeline::cancel).doesNotThrowAnyException();
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void aTaskResumedOnceItsRowsWereTakenIsARunningJobUntilItStops() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = listed(pipeline, this.large.subList(0, 1));
+    pipeline.start(source);
+    this.jobs.runAll();
+    assertThat(pipeline.take(false)).hasSize(RowPipeline.ROWS_PER_TASK);
+    assertThat(this.jobs.size()).as("the task goes on reading").isEqualTo(1);
+    pipeline.cancel();
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).as("its job has not stopped").isFalse();
+    assertThat(source.closes).as("nothing closed under a job that may still read").hasValue(0);
+    this.jobs.runAll();
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).isTrue();
+    assertThat(source.closes).hasValue(1);
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void asReadAFailedTaskDropsTheRowsOfTheTasksAfterItAndClosesTheirFiles() {
+    RuntimeException broken = new IllegalStateException("the second task cannot be read");
+    RowPipeline pipeline = pipeline(3, 6, false, null);
+    pipeline.start(new RecordingSource(null));
+    pipeline.offer(this.small.get(0), this.reader);
+    pipeline.offer(this.small.get(1), reader(() -> {
+      throw broken;
+    }));
+    pipeline.offer(this.large.get(0), this.reader);
+    pipeline.sourceDone();
+    assertThat(this.jobs.size()).isEqualTo(3);
+    this.jobs.run(2);
+    assertThat(this.scope.openStreams()).as("the third task holds its rows, its file open").isEqualTo(1);
+    this.jobs.run(1);
+    assertThat(this.scope.openStreams()).as("the task after the failure is closed").isZero();
+    assertThat(pipeline.take(false)).as("no row of a task after the failure").isNull();
+    this.jobs.runAll();
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThatThrownBy(() -> pipeline.take(false)).isSameAs(broken);
+  }
+
+  @Test
+  void aFailedTaskStopsTheSourceAtOnceSinceNoTaskAfterItIsRead() {
+    RuntimeException broken = new IllegalStateException("the first task cannot be read");
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    pipeline.offer(this.small.get(0), reader(() -> {
+      throw broken;
+    }));
+    this.jobs.runAll();
+    assertThat(source.cancels).as("before the reader got to the failure").hasValue(1);
+    assertThatThrownBy(() -> pipeline.take(false)).isSameAs(broken);
+  }
+
+  @Test
+  void aFailedReadClosesItsSourceOnceNoJobIsLeftAndRethrowsTheSameFailureOnEveryLaterTake() {
+    RuntimeException broken = new IllegalStateException("the first task cannot be read");
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    pipeline.offer(this.small.get(0), reader(() -> {
+      throw broken;
+    }));
+    pipeline.offer(this.small.get(1), this.reader);
+    pipeline.sourceDone();
+    this.jobs.runAll();
+    assertThat(source.closes).hasValue(0);
+    assertThatThrownBy(() -> pipeline.take(false)).isSameAs(broken);
+    assertThat(source.closes).as("the read is over and no job is left").hasValue(1);
+    assertThatThrownBy(() -> pipeline.take(false)).isSameAs(broken);
+    assertThatThrownBy(() -> pipeline.take(true)).isSameAs(broken);
+    assertThat(this.scope.streamsOpened()).as("the task after the failure was never opened").isZero();
+    assertThat(source.closes).hasValue(1);
+  }
+
+  @Test
+  void aSourceThatEndsAfterTheLastRowsWereTakenWakesTheReaderWithTheEndThenClosesIt() {
+    AtomicInteger wakes = new AtomicInteger();
+    RowPipeline pipeline = pipeline(1, 2, true, wakes::incrementAndGet);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    pipeline.offer(this.small.get(0), this.reader);
+    this.jobs.runAll();
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThat(pipeline.take(false)).as("the source may offer more").isNull();
+    int before = wakes.get();
+    pipeline.sourceDone();
+    assertThat(wakes.get()).as("the reader is told").isGreaterThan(before);
+    assertThat(pipeline.take(false)).isSameAs(RowPipeline.END);
+    assertThat(source.closes).as("the read is over and no job is left").hasValue(1);
+    assertThat(pipeline.take(false)).as("the end, again").isSameAs(RowPipeline.END);
+    assertThat(pipeline.take(true)).isSameAs(RowPipeline.END);
+    assertThat(source.closes).hasValue(1);
+  }
+
+  @Test
+  void aSourceThatFailsAfterItsTasksWakesTheReaderWhichGetsTheirRowsThenTheFailure() {
+    AtomicInteger wakes = new AtomicInteger();
+    RowPipeline pipeline = pipeline(1, 2, true, wakes::incrementAndGet);
+    pipeline.start(new RecordingSource(null));
+    pipeline.offer(this.small.get(0), this.reader);
+    this.jobs.runAll();
+    RuntimeException planning = new IllegalStateException("planning failed");
+    int before = wakes.get();
+    pipeline.sourceFailed(planning);
+    assertThat(wakes.get()).as("the reader is told").isGreaterThan(before);
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThatThrownBy(() -> pipeline.take(false)).isSameAs(planning);
+  }
+
+  @Test
+  void anInterruptedReaderEndsTheReadCancelledStopsItsJobsAndSourceAndKeepsItsInterrupt() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    pipeline.offer(this.small.get(0), this.reader);
+    Thread.currentThread().interrupt();
+    Throwable interrupted = catchThrowable(() -> pipeline.take(true));
+    boolean kept = Thread.interrupted();
+    assertThat(kept).isTrue();
+    assertThat(interrupted).isInstanceOf(ReadCancelledException.class).hasMessageContaining("interrupted");
+    assertThat(source.cancels).hasValue(1);
+    assertThatThrownBy(() -> pipeline.take(false)).as("the same ending, again").isSameAs(interrupted);
+    this.jobs.runAll();
+    assertThat(this.scope.streamsOpened()).as("the job stopped before it opened its file").isZero();
+    assertThat(source.closes).hasValue(1);
+  }
+
+  @Test
+  void anInterruptedReaderWithNoJobLeftClosesTheSource() {
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    RecordingSource source = new RecordingSource(null);
+    pipeline.start(source);
+    Thread.currentThread().interrupt();
+    Throwable interrupted = catchThrowable(() -> pipeline.take(true));
+    boolean kept = Thread.interrupted();
+    assertThat(kept).isTrue();
+    assertThat(interrupted).isInstanceOf(ReadCancelledException.class);
+    assertThat(source.closes).hasValue(1);
+  }
+
+  @Test
+  void aJobThatFailsWithAnErrorEndsTheReadWithATaskReadExceptionAndLetsTheExecutorSeeTheError() {
+    Error fatal = new LinkageError("the test's fatal error");
+    RowPipeline pipeline = pipeline(1, 2, true, null);
+    pipeline.start(new RecordingSource(null));
+    pipeline.offer(this.small.get(0), reader(() -> {
+      throw fatal;
+    }));
+    pipeline.sourceDone();
+    assertThatThrownBy(() -> this.jobs.run(0)).isSameAs(fatal);
+    assertThatThrownBy(() -> pipeline.take(false)).isInstanceOf(TaskReadException.class)
+        .satisfies(failure -> {
+          assertThat(failure.getCause()).isSameAs(fatal);
+          assertThat(((TaskReadException) failure).dataFile()).isEqualTo(this.small.get(0).file().location());
+        });
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).isTrue();
+  }
+
+  // ---- fixtures
+
+  private RowPipeline pipeline(int concurrency, int readAhead, boolean ordered, @Nullable Runnable onChange) {
+    RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, concurrency, readAhead, ordered, onChange);
+    this.pipelines.add(pipeline);
+    return pipeline;
+  }
+
+  /** The plan's tasks as a whole plan's source offers them, all read by the plan's reader. */
+  private RecordingSource listed(RowPipeline pipeline, List<FileScanTask> tasks) {
+    return new RecordingSource(TaskSources.of(pipeline, tasks, this.reader));
+  }
+
+  /** A reader of the plan's files that runs {@code checkOpen} first at every open: a failure there is the read's. */
+  private TaskReader reader(Runnable checkOpen) {
+    return new TaskReader(this.plan.io(), this.scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES), checkOpen);
+  }
+
+  /** Every row, read without blocking: the jobs run until the end; a read that could only wait for good fails. */
+  private List<Long> drain(RowPipeline pipeline) {
+    List<Long> read = new ArrayList<>();
+    while (true) {
+      this.jobs.runAll();
+      ArrayDeque<Record> rows = pipeline.take(false);
+      if (rows == RowPipeline.END) {
+        return read;
+      }
+      if (rows != null) {
+        read.addAll(ids(rows));
+      }
+      else if (this.jobs.size() == 0) {
+        throw new AssertionError("no rows, no end and no job to bring them: a waiting reader would wait for good");
+      }
+    }
+  }
+
+  /** Every row, as a blocking reader takes them. */
+  private static List<Long> readAll(RowPipeline pipeline) {
+    List<Long> read = new ArrayList<>();
+    for (ArrayDeque<Record> rows = pipeline.take(true); rows != RowPipeline.END; rows = pipeline.take(true)) {
+      read.addAll(ids(rows));
+    }
+    return read;
+  }
+
+  /** The ids the tasks hold, each task read on its own, one after the other. */
+  private List<Long> serialIds(List<FileScanTask> tasks) {
+    List<Long> ids = new ArrayList<>();
+    for (FileScanTask task : tasks) {
+      ids.addAll(ids(TestRows.readAll(this.plan.rows(task))));
+    }
+    return ids;
+  }
+
+  private static List<Long> ids(@Nullable Iterable<Record> rows) {
+    assertThat(rows).isNotNull().isNotSameAs(RowPipeline.END);
+    List<Long> ids = new ArrayList<>();
+    rows.forEach(row -> ids.add((Long) row.getField("id")));
+    return ids;
+  }
+
+  /** The reading executor: holds the jobs it is given until the test runs them, on the test's thread. */
+  private static final class Jobs implements Executor {
+
+    private final List<Runnable> queued = new ArrayList<>();
+
+    @Override
+    public synchronized void execute(Runnable job) {
+      this.queued.add(job);
+    }
+
+    synchronized int size() {
+      return this.queued.size();
+    }
+
+    /** Runs the job at {@code position} of those held, in the order they were given. */
+    void run(int position) {
+      Runnable job;
+      synchronized (this) {
+        job = this.queued.remove(position);
+      }
+      job.run();
+    }
+
+    /** Runs every job held, and those they give, until none is left. */
+    void runAll() {
+      while (size() > 0) {
+        run(0);
+      }
+    }
+  }
+
+  /** A source that counts what it is asked, and offers what {@code tasks} offers, or nothing: then the test does. */
+  private static final class RecordingSource implements RowPipeline.Source {
+
+    private final RowPipeline.@Nullable Source tasks;
+    final AtomicInteger requested = new AtomicInteger();
+    final AtomicInteger cancels = new AtomicInteger();
+    final AtomicInteger closes = new AtomicInteger();
+
+    RecordingSource(RowPipeline.@Nullable Source tasks) {
+      this.tasks = tasks;
+    }
+
+    @Override
+    public void request(int count) {
+      this.requested.addAndGet(count);
+      if (this.tasks != null) {
+        this.tasks.request(count);
+      }
+    }
+
+    @Override
+    public void cancel() {
+      this.cancels.incrementAndGet();
+      if (this.tasks != null) {
+        this.tasks.cancel();
+      }
+    }
+
+    @Override
+    public void close() {
+      this.closes.incrementAndGet();
+      if (this.tasks != null) {
+        this.tasks.close();
+      }
+    }
+  }
+
+  /** Work on a thread of its own, which the test can see waiting. */
+  private static final class Background<T> {
+
+    final CompletableFuture<T> result = new CompletableFuture<>();
+    private final Thread thread;
+
+    Background(Supplier<T> work) {
+      this.thread = new Thread(() -> {
+        try {
+          this.result.complete(work.get());
+        }
+        catch (Throwable failure) {
+          this.result.completeExceptionally(failure);
+        }
+      }, "row-pipeline-test");
+      this.thread.setDaemon(true);
+      this.thread.start();
+    }
+
+    /** Until the work waits (or is done: then what it did tells). */
+    void awaitBlocked() {
+      await().atMost(BOUND).until(() -> this.result.isDone() || this.thread.getState() == Thread.State.WAITING
+          || this.thread.getState() == Thread.State.TIMED_WAITING);
+    }
+
+    T get() throws Exception {
+      return this.result.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+    }
+  }
+}
