@@ -40,7 +40,7 @@ import org.springframework.stereotype.Component;
  * <p>The figures are those of a warm JVM: {@code example.warm-up-plans} plans, each read too, run first, since the
  * first plan of a JVM is mostly class loading and JIT compilation, the embedded catalog's as well as the client's.
  * On the demo catalog the plan time is told apart into the catalog's part, measured by the catalog itself
- * ({@link AnsweringTime}), and the client's, and the fan-out next to its ideal ({@link IdealPlanTime}).
+ * ({@link AnsweringTime}), and the client's, and the fan-out next to its ideal ({@link io.icebergscan.planning.test.FanOut#idealTime}).
  */
 @Component
 class PlanSummary implements ApplicationRunner {
@@ -78,7 +78,7 @@ class PlanSummary implements ApplicationRunner {
   public void run(ApplicationArguments args) {
     int maxConcurrency = this.iceberg.planner().maxConcurrency();
     Duration ideal = this.demo == null ? null
-        : IdealPlanTime.of(DemoTable.FAN_OUT_LEVELS, maxConcurrency, this.demo.tasksLatency());
+        : DemoTable.FAN_OUT.idealTime(maxConcurrency, this.demo.tasksLatency());
     IcebergTable loaded = this.iceberg.loadTable(this.table);
     Duration firstPlan = null;
     for (int plan = 0; plan < this.warmUpPlans; plan++) {

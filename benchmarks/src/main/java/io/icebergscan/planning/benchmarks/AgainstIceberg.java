@@ -3,10 +3,8 @@ package io.icebergscan.planning.benchmarks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToIntFunction;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
@@ -87,29 +85,26 @@ public class AgainstIceberg {
   private Table icebergTable;
   private int expectedTasks;
 
-  /** How many child handles the node at a path (empty for the plan response) has in the shape. */
-  static ToIntFunction<List<Integer>> children(String shape) {
+  /** The shape's plan-task tree, as the embedded catalog serves it and the plain server and the ideal read it. */
+  static FanOut shape(String shape) {
     return switch (shape) {
-      case "flat-64" -> path -> path.isEmpty() ? 64 : 0;
-      case "tree-1-8-64" -> path -> path.isEmpty() ? 1 : path.size() < 3 ? 8 : 0;
-      case "chain-16x4" -> path -> path.size() < 16 && path.stream().allMatch(i -> i == 0) ? 5 : 0;
+      case "flat-64" -> FanOut.flat(64);
+      case "tree-1-8-64" -> FanOut.levels(1, 8, 8);
+      case "chain-16x4" -> FanOut.custom(path -> path.size() < 16 && path.stream().allMatch(i -> i == 0) ? 5 : 0);
       default -> throw new IllegalArgumentException("unknown shape " + shape);
     };
   }
 
-  /**
-   * The shape's {@code /tasks} requests as a {@link PlanTree} for {@link IdealSchedule}, each taking {@code
-   * latencyMillis}: the plan response's handles are the roots.
-   */
+  /** The shape's {@code /tasks} requests as a {@link PlanTree} for {@link IdealSchedule}, each taking {@code latencyMillis}. */
   static PlanTree tree(String shape, int latencyMillis) {
-    return PlanTree.fromChildren(children(shape), latencyMillis * 1_000_000L);
+    return PlanTree.of(shape(shape), latencyMillis * 1_000_000L);
   }
 
   @Setup(Level.Trial)
   public void start() throws Exception {
     // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
     System.setProperty("iceberg.worker.num-threads", Integer.toString(this.workers));
-    this.catalog = EmbeddedIcebergCatalog.create().fanOut(FanOut.custom(children(this.shape)))
+    this.catalog = EmbeddedIcebergCatalog.create().fanOut(shape(this.shape))
         .tasksLatency(Duration.ofMillis(this.latencyMillis)).start();
     EmbeddedTable table = this.catalog.createTable(TABLE,
         new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));

@@ -26,28 +26,7 @@ public final class IdealSchedule {
    * barrier, earliest walk position first).
    */
   public static long workConserving(PlanTree tree, int c) {
-    checkSlots(c);
-    PriorityQueue<Integer> ready = new PriorityQueue<>(tree.roots());
-    // running: {finish time, node}, earliest finish first, then walk order
-    PriorityQueue<long[]> running = new PriorityQueue<>(
-        (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-    long now = 0;
-    long end = 0;
-    while (!ready.isEmpty() || !running.isEmpty()) {
-      while (running.size() < c && !ready.isEmpty()) {
-        int node = ready.poll();
-        running.add(new long[] { now + tree.latencyNanos(node), node });
-      }
-      long[] done = running.poll();
-      now = done[0];
-      end = Math.max(end, now);
-      ready.addAll(tree.children((int) done[1]));
-      // everything finishing at the same instant frees its slot before new handles start
-      while (!running.isEmpty() && running.peek()[0] == now) {
-        ready.addAll(tree.children((int) running.poll()[1]));
-      }
-    }
-    return end;
+    return tree.shape().idealNanos(c, tree::latencyNanos);
   }
 
   /**

@@ -583,10 +583,8 @@ public final class Report {
     double plan = 0;
     if (r.param("table").equals("demo")) {
       long latency = r.intParam("catalogLatencyMillis") * 1_000_000L;
-      int[] levels = io.icebergscan.planning.test.DemoTable.FAN_OUT_LEVELS.stream().mapToInt(Integer::intValue)
-          .toArray();
-      plan = IdealSchedule.workConserving(PlanTree.levels(levels, node -> (int) (latency / 1_000_000)),
-          r.intParam("workers")) / MS;
+      plan = io.icebergscan.planning.test.DemoTable.FAN_OUT.idealNanos(r.intParam("workers"), handle -> latency)
+          / MS;
     }
     return storage + plan;
   }

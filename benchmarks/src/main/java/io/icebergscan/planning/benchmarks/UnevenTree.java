@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.test.FanOut;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -49,7 +50,7 @@ public class UnevenTree {
 
   public static PlanTree tree(String shape) {
     return switch (shape) {
-      case "tree-1-8-64" -> PlanTree.levels(new int[] { 1, 8, 8 }, i -> i % 9 == 4 ? 50 : 10);
+      case "tree-1-8-64" -> PlanTree.of(FanOut.levels(1, 8, 8), i -> (i % 9 == 4 ? 50 : 10) * 1_000_000L);
       case "chain-16x4" -> PlanTree.chainWithSideBranches(16, 4, 10, 30);
       default -> throw new IllegalArgumentException("unknown shape " + shape);
     };

@@ -7,7 +7,6 @@ import java.util.Map;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
-import io.icebergscan.planning.test.FanOut;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -28,7 +27,7 @@ class AgainstIcebergTest {
   @ValueSource(strings = { "flat-64", "tree-1-8-64", "chain-16x4" })
   void thePlainCatalogServesTheEmbeddedCatalogsPlanOverTheSameTreeToBothClients(String shape) throws Exception {
     try (EmbeddedIcebergCatalog embedded = EmbeddedIcebergCatalog.create()
-        .fanOut(FanOut.custom(AgainstIceberg.children(shape))).start()) {
+        .fanOut(AgainstIceberg.shape(shape)).start()) {
       embedded.createTable(AgainstIceberg.TABLE, SCHEMA).appendDataFiles(160);
       try (PlainFanOutCatalog plain = PlainFanOutCatalog.start(embedded.catalog(), AgainstIceberg.TABLE,
           AgainstIceberg.tree(shape, 0))) {

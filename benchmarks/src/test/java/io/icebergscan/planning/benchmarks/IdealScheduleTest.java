@@ -1,5 +1,8 @@
 package io.icebergscan.planning.benchmarks;
 
+import java.util.List;
+
+import io.icebergscan.planning.test.FanOut;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +33,7 @@ class IdealScheduleTest {
   @Test
   void unlimitedSlotsGiveTheCriticalPath() {
     // 1 -> 8 -> 64, the 2nd handle of level 2 slow (50 ms), the rest 10 ms
-    PlanTree tree = PlanTree.levels(new int[] { 1, 8, 8 }, i -> i == 2 ? 50 : 10);
+    PlanTree tree = PlanTree.of(FanOut.levels(1, 8, 8), i -> (i == 2 ? 50 : 10) * MS);
     assertThat(tree.size()).isEqualTo(73);
     assertThat(IdealSchedule.criticalPath(tree)).isEqualTo(70 * MS);
     assertThat(IdealSchedule.workConserving(tree, 1000)).isEqualTo(70 * MS);
@@ -41,9 +44,10 @@ class IdealScheduleTest {
   @Test
   void aBarrierMakesFastSubtreesWaitForTheSlowestHandleOfTheLevel() {
     // root -> {a (10 ms, 4 children of 30 ms), b (40 ms, leaf)}
-    int[] parent = { -1, 0, 0, 1, 1, 1, 1 };
     long[] latency = { 10 * MS, 10 * MS, 40 * MS, 30 * MS, 30 * MS, 30 * MS, 30 * MS };
-    PlanTree tree = PlanTree.of(parent, latency);
+    PlanTree tree = PlanTree.of(FanOut.custom(path -> path.isEmpty() ? 1 : path.equals(List.of(0)) ? 2
+        : path.equals(List.of(0, 0)) ? 4 : 0), i -> latency[i]);
+    assertThat(tree.shape().parents()).containsExactly(-1, 0, 0, 1, 1, 1, 1);
     // work-conserving, 4 slots: root 0-10; a 10-20, b 10-50; a's children start at 20 on 3 free
     // slots (20-50), the 4th at 50 (50-80)
     assertThat(IdealSchedule.workConserving(tree, 4)).isEqualTo(80 * MS);
@@ -57,7 +61,10 @@ class IdealScheduleTest {
   @Test
   void greedyStartsTheEarliestWalkPositionFirst() {
     // two roots; one slot: walk order decides, 0 (10 ms) then 1 (20 ms), then 0's child (5 ms)
-    PlanTree tree = PlanTree.of(new int[] { -1, -1, 0 }, new long[] { 10 * MS, 20 * MS, 5 * MS });
+    long[] latency = { 10 * MS, 20 * MS, 5 * MS };
+    PlanTree tree = PlanTree.of(FanOut.custom(path -> path.isEmpty() ? 2 : path.equals(List.of(0)) ? 1 : 0),
+        i -> latency[i]);
+    assertThat(tree.shape().parents()).containsExactly(-1, -1, 0);
     assertThat(IdealSchedule.workConserving(tree, 1)).isEqualTo(35 * MS);
     assertThat(IdealSchedule.tierBarrier(tree, 1)).isEqualTo(35 * MS);
     assertThat(IdealSchedule.workConserving(tree, 2)).isEqualTo(20 * MS);
@@ -77,8 +84,8 @@ class IdealScheduleTest {
   }
 
   @Test
-  void rejectsNoSlotsAndNodesBeforeTheirParent() {
+  void rejectsNoSlots() {
     assertThatIllegalArgumentException().isThrownBy(() -> IdealSchedule.flat(1, 0, MS));
-    assertThatIllegalArgumentException().isThrownBy(() -> PlanTree.of(new int[] { 1, -1 }, new long[] { MS, MS }));
+    assertThatIllegalArgumentException().isThrownBy(() -> IdealSchedule.workConserving(PlanTree.flat(1, MS), 0));
   }
 }

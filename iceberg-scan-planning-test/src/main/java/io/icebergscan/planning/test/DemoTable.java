@@ -59,7 +59,7 @@ public final class DemoTable {
   public static final List<Integer> FAN_OUT_LEVELS = List.of(8, 4, 2);
 
   /** The plan-task tree demo plans are served with ({@link EmbeddedIcebergCatalog#fanOut}). */
-  public static final FanOut FAN_OUT = FanOut.levels(8, 4, 2);
+  public static final FanOut FAN_OUT = FanOut.levels(FAN_OUT_LEVELS.stream().mapToInt(Integer::intValue).toArray());
 
   /** The plan-tasks a plan of the demo table fetches under {@link #FAN_OUT}: 8 + 8 * 4 + 8 * 4 * 2. */
   public static final int PLAN_TASKS = 104;

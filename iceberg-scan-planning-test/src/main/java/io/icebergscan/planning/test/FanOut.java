@@ -1,9 +1,12 @@
 package io.icebergscan.planning.test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.function.IntToLongFunction;
 import java.util.function.ToIntFunction;
 
 /**
@@ -15,6 +18,10 @@ import java.util.function.ToIntFunction;
  * children it has. The tasks Apache Iceberg really planned are dealt over all nodes, the plan response
  * included, in contiguous runs in breadth-first order, so a breadth-first walk that visits handles in
  * response order returns them in Iceberg's own order.
+ *
+ * <p>The same shape is the one model of a plan-task tree everywhere: the embedded catalog serves it, the benchmarks'
+ * latency servers serve it with a latency per handle, and {@link #idealTime} is the wall time a perfect scheduler
+ * needs to fetch it, which the example and the benchmarks print measurements against.
  */
 public final class FanOut {
 
@@ -27,6 +34,14 @@ public final class FanOut {
   private FanOut(ToIntFunction<List<Integer>> children, String description) {
     this.children = children;
     this.description = description;
+  }
+
+  /** {@code handles} plan-task handles in the plan response, none of which has children; 0 for a plan without any. */
+  public static FanOut flat(int handles) {
+    if (handles < 0) {
+      throw new IllegalArgumentException("handles must not be negative: " + handles);
+    }
+    return new FanOut(path -> path.isEmpty() ? handles : 0, "flat(" + handles + ")");
   }
 
   /**
@@ -84,8 +99,84 @@ public final class FanOut {
    * {@link #MAX_NODES} (which also stops a shape that never returns 0).
    */
   List<List<Integer>> nodesBreadthFirst() {
+    return walk().nodes();
+  }
+
+  /**
+   * The paths of the plan-task handles in walk order (breadth-first, each response's handles in their order): the
+   * {@code i}-th is the {@code i}-th handle a serial walk fetches.
+   */
+  public List<List<Integer>> handles() {
+    List<List<Integer>> nodes = nodesBreadthFirst();
+    return nodes.subList(1, nodes.size());
+  }
+
+  /**
+   * For each handle in walk order, the walk position of the handle whose {@code /tasks} response holds it, or
+   * {@code -1} for the handles of the plan response.
+   */
+  public int[] parents() {
+    int[] parents = walk().parents();
+    return Arrays.copyOfRange(parents, 1, parents.length);
+  }
+
+  /**
+   * The wall time a perfect scheduler needs to fetch every handle with at most {@code slots} fetches in flight, each
+   * taking {@code latency}; see {@link #idealNanos}.
+   */
+  public Duration idealTime(int slots, Duration latency) {
+    long nanos = latency.toNanos();
+    return Duration.ofNanos(idealNanos(slots, handle -> nanos));
+  }
+
+  /**
+   * The makespan of the work-conserving greedy schedule the planner's contract describes, without the plan call
+   * itself: a handle may start once the response holding it has arrived, and whenever one of the {@code slots} is
+   * free the known handle earliest in walk order starts; handle {@code i} (walk position) takes
+   * {@code latencyNanos.applyAsLong(i)}. Every fetch answering at one instant frees its slot before the next start,
+   * and there is no level barrier.
+   */
+  public long idealNanos(int slots, IntToLongFunction latencyNanos) {
+    if (slots < 1) {
+      throw new IllegalArgumentException("at least one slot is needed: " + slots);
+    }
+    int[] parents = parents();
+    List<List<Integer>> children = new ArrayList<>(parents.length);
+    PriorityQueue<Integer> ready = new PriorityQueue<>();
+    for (int handle = 0; handle < parents.length; handle++) {
+      children.add(new ArrayList<>());
+      if (parents[handle] < 0) {
+        ready.add(handle);
+      }
+      else {
+        children.get(parents[handle]).add(handle);
+      }
+    }
+    // in flight: {finish time, handle}, earliest finish first, then walk order
+    PriorityQueue<long[]> running = new PriorityQueue<>(
+        (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    long now = 0;
+    while (!ready.isEmpty() || !running.isEmpty()) {
+      while (running.size() < slots && !ready.isEmpty()) {
+        int handle = ready.poll();
+        running.add(new long[] { now + latencyNanos.applyAsLong(handle), handle });
+      }
+      long[] done = running.poll();
+      now = done[0];
+      ready.addAll(children.get((int) done[1]));
+      while (!running.isEmpty() && running.peek()[0] == now) {
+        ready.addAll(children.get((int) running.poll()[1]));
+      }
+    }
+    return now;
+  }
+
+  /** The nodes breadth-first, the plan response first, with the position of each one's parent (-1 for the root). */
+  private Walk walk() {
     List<List<Integer>> nodes = new ArrayList<>();
+    List<Integer> parents = new ArrayList<>();
     nodes.add(List.of());
+    parents.add(-1);
     for (int next = 0; next < nodes.size(); next++) {
       List<Integer> path = nodes.get(next);
       int count = childrenOf(path);
@@ -96,9 +187,14 @@ public final class FanOut {
         List<Integer> childPath = new ArrayList<>(path);
         childPath.add(child);
         nodes.add(List.copyOf(childPath));
+        // as a handle's walk position, the parent node is one less: the plan response is not a handle
+        parents.add(next - 1);
       }
     }
-    return nodes;
+    return new Walk(nodes, parents.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private record Walk(List<List<Integer>> nodes, int[] parents) {
   }
 
   @Override
