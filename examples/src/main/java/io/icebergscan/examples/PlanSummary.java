@@ -10,9 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlan;
-import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
@@ -20,10 +19,11 @@ import io.icebergscan.planning.iceberg.ScanRows;
 import io.icebergscan.planning.model.DeleteFile;
 import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileScanTask;
-import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.AnsweringTime;
 import io.icebergscan.planning.test.DemoTable;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +49,7 @@ class PlanSummary implements ApplicationRunner {
 
   private final IcebergScanPlanner iceberg;
   private final TableIdentifier table;
-  private final ScanRequest request;
+  private final IcebergScan scan;
   private final boolean read;
   private final int warmUpPlans;
   private final DemoCatalog.@Nullable Started demo;
@@ -64,11 +64,8 @@ class PlanSummary implements ApplicationRunner {
     this.iceberg = iceberg;
     // DemoCatalog has set it to the demo table, or failed start-up for want of one
     this.table = TableIdentifier.parse(Objects.requireNonNull(settings.table(), "example.table"));
-    ScanRequest.Builder request = ScanRequest.builder();
-    if (settings.filter() != null && !settings.filter().isBlank()) {
-      request.filter(RowFilter.ofJson(settings.filter()));
-    }
-    this.request = request.build();
+    this.scan = settings.filter() == null || settings.filter().isBlank() ? IcebergScan.all()
+        : IcebergScan.all().filter(ExpressionParser.fromJson(settings.filter()));
     this.read = settings.read();
     this.warmUpPlans = settings.warmUpPlans();
     this.demo = demo.getIfAvailable();
@@ -91,7 +88,7 @@ class PlanSummary implements ApplicationRunner {
       this.demo.catalog().resetRequestCounts();
     }
     ScanPlan measured;
-    try (IcebergScanPlan plan = this.iceberg.plan(loaded, this.request)) {
+    try (IcebergScanPlan plan = this.iceberg.plan(loaded, this.scan)) {
       measured = plan.scanPlan();
     }
     // taken at once: the plan's scan report, sent after it in the background, is no request of the plan's
@@ -115,7 +112,7 @@ class PlanSummary implements ApplicationRunner {
   /** A plan, and a read of its rows as the measured read reads them; returns the plan's time. */
   private Duration warmUp(IcebergTable loaded) {
     ScanPlan planned;
-    try (IcebergScanPlan plan = this.iceberg.plan(loaded, this.request)) {
+    try (IcebergScanPlan plan = this.iceberg.plan(loaded, this.scan)) {
       planned = plan.scanPlan();
     }
     if (this.read) {
@@ -134,7 +131,7 @@ class PlanSummary implements ApplicationRunner {
     Duration firstRow = null;
     long rows = 0;
     List<String> samples = new ArrayList<>(SAMPLE_ROWS);
-    try (ScanRows records = this.iceberg.readRows(loaded, this.request);
+    try (ScanRows records = this.iceberg.readRows(loaded, this.scan);
         CloseableIterator<Record> iterator = records.iterator()) {
       while (iterator.hasNext()) {
         Record record = iterator.next();

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.test.DemoTable;
@@ -107,7 +107,6 @@ public class PlanAndRead {
   private ScanPlanner planner;
   private IcebergScanPlanner ours;
   private RESTCatalog icebergClient;
-  private io.icebergscan.planning.model.TableIdentifier ourName;
   private TableIdentifier icebergName;
   private long expectedRows;
 
@@ -183,7 +182,6 @@ public class PlanAndRead {
       this.expectedRows = (long) this.parquetFiles * this.parquetRows;
       this.icebergName = ParquetTable.IDENTIFIER;
     }
-    this.ourName = io.icebergscan.planning.model.TableIdentifier.parse(this.icebergName.toString());
     this.catalog.start();
     Map<String, String> storage = StorageLatencyFileIO.readThrough();
     this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.workers).build();
@@ -195,7 +193,7 @@ public class PlanAndRead {
     properties.put("scan-planning-mode", "server");
     this.icebergClient.initialize("client", properties);
     // once, without latency: a benchmark of two clients that read different rows measures nothing
-    Read ourRead = read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all()));
+    Read ourRead = read(this.ours.readRows(this.ours.loadTable(this.icebergName), IcebergScan.all()));
     Read icebergRead = readIceberg();
     if (!ourRead.equals(icebergRead) || ourRead.rows() != this.expectedRows) {
       throw new IllegalStateException("expected " + this.expectedRows + " rows from both clients: ours " + ourRead
@@ -208,13 +206,13 @@ public class PlanAndRead {
   /** Load, then read as the plan streams. */
   @Benchmark
   public long ours(Cpu cpu) {
-    return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all()))));
+    return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.icebergName), IcebergScan.all()))));
   }
 
   /** Load, then read as the plan streams, rows handed over as they are read. */
   @Benchmark
   public long oursUnordered(Cpu cpu) {
-    return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all())
+    return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.icebergName), IcebergScan.all())
         .unordered())));
   }
 
@@ -222,7 +220,7 @@ public class PlanAndRead {
   @Benchmark
   public long oursPlanned(Cpu cpu) {
     return cpu.measure(() -> {
-      try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+      try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all())) {
         return checked(read(plan.rows()));
       }
     });
@@ -236,7 +234,7 @@ public class PlanAndRead {
   /** Load, and the first row of a read as the plan streams; the rest abandoned. */
   @Benchmark
   public long oursFirstRow() {
-    try (CloseableIterator<Record> rows = this.ours.readRows(this.ours.loadTable(this.ourName), ScanRequest.all())
+    try (CloseableIterator<Record> rows = this.ours.readRows(this.ours.loadTable(this.icebergName), IcebergScan.all())
         .iterator()) {
       return rows.next().get(0, Long.class);
     }
@@ -266,7 +264,7 @@ public class PlanAndRead {
   @Benchmark
   public long oursReadOnly(Cpu cpu) {
     if (this.readOnlyPlan == null) {
-      this.readOnlyPlan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all());
+      this.readOnlyPlan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all());
     }
     IcebergScanPlan plan = this.readOnlyPlan;
     return cpu.measure(() -> checked(read(plan.rows())));
@@ -276,7 +274,7 @@ public class PlanAndRead {
   @Benchmark
   public long oursPlanOnly(Cpu cpu) {
     return cpu.measure(() -> {
-      try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+      try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all())) {
         return plan.tasks().size();
       }
     });
@@ -294,7 +292,7 @@ public class PlanAndRead {
 
   /** The plan's tasks, for the harness's tests: one per data file, the server's plan and ours do not split them. */
   int plannedTasks() {
-    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.ourName), ScanRequest.all())) {
+    try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all())) {
       int theirs = icebergTasks();
       if (theirs != plan.tasks().size()) {
         throw new IllegalStateException("Iceberg planned " + theirs + " tasks, ours " + plan.tasks().size());

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
@@ -133,17 +133,17 @@ public final class ReadMemoryFootprint {
         .planTimeout(Duration.ofMinutes(10)).build();
         IcebergScanPlanner reader = IcebergScanPlanner.builder(planner).readConcurrency(readConcurrency)
             .scanReports(false).build()) {
-      IcebergTable loaded = reader.loadTable(io.icebergscan.planning.model.TableIdentifier.parse(TABLE.toString()));
+      IcebergTable loaded = reader.loadTable(TABLE);
       System.gc();
       peak.set(0);
       sampler.start();
       if (mode.equals("collect")) {
-        try (IcebergScanPlan whole = reader.plan(loaded, ScanRequest.all()); ScanRows all = whole.rows()) {
+        try (IcebergScanPlan whole = reader.plan(loaded, IcebergScan.all()); ScanRows all = whole.rows()) {
           count = count(all);
         }
       }
       else {
-        try (ScanRows streamed = reader.readRows(loaded, ScanRequest.all())) {
+        try (ScanRows streamed = reader.readRows(loaded, IcebergScan.all())) {
           count = count(streamed);
         }
       }

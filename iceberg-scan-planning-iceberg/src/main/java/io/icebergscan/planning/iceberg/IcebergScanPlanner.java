@@ -17,14 +17,13 @@ import java.util.function.Supplier;
 import io.icebergscan.planning.LoadedTable;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
-import io.icebergscan.planning.model.TableIdentifier;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -37,8 +36,8 @@ import reactor.core.publisher.Flux;
  * <pre>{@code
  * try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).build()) {
  *   IcebergTable table = iceberg.loadTable(TableIdentifier.of("db", "events"));
- *   ScanRequest request = ScanRequest.builder().filter(RowFilter.greaterThan("id", 5)).build();
- *   try (IcebergScanPlan plan = iceberg.plan(table, request); ScanRows rows = plan.rows()) {
+ *   IcebergScan scan = IcebergScan.all().filter(Expressions.greaterThan("id", 5));
+ *   try (IcebergScanPlan plan = iceberg.plan(table, scan); ScanRows rows = plan.rows()) {
  *     rows.forEach(System.out::println);
  *   }
  * }
@@ -98,7 +97,9 @@ public final class IcebergScanPlanner implements AutoCloseable {
    *     answer is not table metadata
    */
   public IcebergTable loadTable(TableIdentifier identifier) {
-    LoadedTable loaded = this.planner.catalog().loadTable(identifier, this.vendedCredentials);
+    Objects.requireNonNull(identifier, "identifier");
+    LoadedTable loaded = this.planner.catalog().loadTable(IcebergTable.catalogIdentifier(identifier),
+        this.vendedCredentials);
     TableMetadata metadata;
     try {
       metadata = TableMetadataParser.fromJson(loaded.metadataLocation(), loaded.metadataJson());
@@ -111,34 +112,34 @@ public final class IcebergScanPlanner implements AutoCloseable {
   }
 
   /**
-   * Plans a scan and converts every task. The scan is of the snapshot the request names, or else of the one the
-   * table's metadata holds as current, as Iceberg's own client plans a table it loaded; a time travel reads with
-   * its snapshot's schema unless {@code useSnapshotSchema(false)}. The {@code ScanReport} is sent in the background.
+   * Plans a scan and converts every task. The scan is of the snapshot it names, or else of the one the table's
+   * metadata holds as current, as Iceberg's own client plans a table it loaded; a time travel and a tag read with
+   * their snapshot's schema, as Iceberg's do. The {@code ScanReport} is sent in the background.
    *
-   * @throws IllegalArgumentException when the request does not fit the table (a snapshot it does not have, a
-   *     filter or {@code select} its schema does not), before any request is made
+   * @throws IllegalArgumentException when the scan does not fit the table (a snapshot, ref or time it does not
+   *     have, a filter or {@code select} its schema does not), before any request is made
    * @throws io.icebergscan.planning.exceptions.ScanPlanningException (a subtype) when the plan fails or a task
    *     does not fit the table
    */
-  public IcebergScanPlan plan(IcebergTable table, ScanRequest request) {
-    ResolvedScan scan = ResolvedScan.of(table, request);
-    ScanPlan plan = this.planner.plan(table.identifier(), scan.request());
-    TaskConverter converter = converter(table, scan);
+  public IcebergScanPlan plan(IcebergTable table, IcebergScan scan) {
+    ResolvedScan resolved = ResolvedScan.of(table, scan);
+    ScanPlan plan = this.planner.plan(table.catalogIdentifier(), resolved.request());
+    TaskConverter converter = converter(table, resolved);
     List<FileScanTask> tasks = new ArrayList<>(plan.tasks().size());
     plan.tasks().forEach(task -> tasks.add(converter.convert(task)));
     if (this.scanReports) {
-      ScanReports.sendInBackground(this.planner, table, scan, plan, tasks);
+      ScanReports.sendInBackground(this.planner, table, resolved, plan, tasks);
     }
     FileIO io = files(table).open(plan.storageCredentials().isEmpty() ? table.storageCredentials()
         : plan.storageCredentials(), plan.planId());
-    return new IcebergScanPlan(table, plan, tasks, scan, this.reading, splitSettings(table), io, table.io() == null);
+    return new IcebergScanPlan(table, plan, tasks, resolved, this.reading, splitSettings(table), io, table.io() == null);
   }
 
   /** Plans a scan and streams its tasks in walk order, as {@link ScanPlanner#planTasks} does. */
-  public Flux<FileScanTask> planTasks(IcebergTable table, ScanRequest request) {
+  public Flux<FileScanTask> planTasks(IcebergTable table, IcebergScan scan) {
     return Flux.defer(() -> {
-      ResolvedScan scan = ResolvedScan.of(table, request);
-      return this.planner.planTasks(table.identifier(), scan.request()).map(converter(table, scan)::convert);
+      ResolvedScan resolved = ResolvedScan.of(table, scan);
+      return this.planner.planTasks(table.catalogIdentifier(), resolved.request()).map(converter(table, resolved)::convert);
     });
   }
 
@@ -150,20 +151,20 @@ public final class IcebergScanPlanner implements AutoCloseable {
    * read. Closing a read before its end abandons its plan. No scan report is sent: that is {@link #plan}'s, which
    * knows the whole plan.
    *
-   * @throws IllegalArgumentException when the request does not fit the table, before any request is made
+   * @throws IllegalArgumentException when the scan does not fit the table, before any request is made
    */
-  public ScanRows readRows(IcebergTable table, ScanRequest request) {
-    ResolvedScan scan = ResolvedScan.of(table, request);
+  public ScanRows readRows(IcebergTable table, IcebergScan scan) {
+    ResolvedScan resolved = ResolvedScan.of(table, scan);
     String what = "a streamed plan of " + table.identifier();
     return new ScanRows(what, this.reading, pipeline -> {
       // on the thread that starts the read, which may block: the catalog's configuration, once discovered
       PlanFiles files = files(table);
-      TaskConverter converter = converter(table, scan);
-      return TaskSources.streamed(pipeline, this.planner.planBatches(table.identifier(), scan.request()),
+      TaskConverter converter = converter(table, resolved);
+      return TaskSources.streamed(pipeline, this.planner.planBatches(table.catalogIdentifier(), resolved.request()),
           converter::convert, batch -> {
             FileIO io = files.open(batch.storageCredentials().isEmpty() ? table.storageCredentials()
                 : batch.storageCredentials(), batch.planId());
-            TaskReader reader = new TaskReader(io, scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES),
+            TaskReader reader = new TaskReader(io, resolved, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES),
                 io instanceof PlanFileIO planIo ? planIo::checkOpen : () -> { });
             return new TaskSources.OwnedReader(reader, table.io() == null ? io : null);
           });
@@ -212,7 +213,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
     boolean refreshes = this.planner.catalog().supports(Endpoint.LOAD_CREDENTIALS);
     return (credentials, planId) -> {
       Supplier<List<StorageCredential>> refresh = refreshes
-          ? () -> this.planner.catalog().loadCredentials(table.identifier(), planId) : null;
+          ? () -> this.planner.catalog().loadCredentials(table.catalogIdentifier(), planId) : null;
       String owner = (planId == null ? "a plan" : "plan " + planId) + " of " + table.identifier();
       return new PlanFileIO(owner, properties, credentials, refresh, this.clock);
     };

@@ -5,12 +5,12 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.icebergscan.planning.model.StorageCredential;
-import io.icebergscan.planning.model.TableIdentifier;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 import org.jspecify.annotations.Nullable;
 
@@ -25,7 +25,7 @@ public final class IcebergTable {
   private final TableMetadata metadata;
   private final Map<String, String> config;
   private final List<StorageCredential> storageCredentials;
-  private final @Nullable FileIO io;
+  private final @Nullable FileIO fileIo;
 
   IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
       List<StorageCredential> storageCredentials, @Nullable FileIO io) {
@@ -33,7 +33,7 @@ public final class IcebergTable {
     this.metadata = Objects.requireNonNull(metadata, "metadata");
     this.config = Map.copyOf(config);
     this.storageCredentials = List.copyOf(storageCredentials);
-    this.io = io;
+    this.fileIo = io;
   }
 
   /**
@@ -51,8 +51,20 @@ public final class IcebergTable {
     return new IcebergTable(identifier, operations.operations().current(), Map.of(), List.of(), table.io());
   }
 
+  /** The table's name in the catalog the planner plans on. */
   public TableIdentifier identifier() {
     return this.identifier;
+  }
+
+  /** The same name as the core's catalog calls take it. */
+  io.icebergscan.planning.model.TableIdentifier catalogIdentifier() {
+    return catalogIdentifier(this.identifier);
+  }
+
+  /** An Iceberg table name as the core's catalog calls take it. */
+  static io.icebergscan.planning.model.TableIdentifier catalogIdentifier(TableIdentifier identifier) {
+    return io.icebergscan.planning.model.TableIdentifier.of(List.of(identifier.namespace().levels()),
+        identifier.name());
   }
 
   public TableMetadata metadata() {
@@ -91,7 +103,7 @@ public final class IcebergTable {
 
   /** The FileIO of the Iceberg table this was made from, or {@code null} for a table loaded from the catalog. */
   @Nullable FileIO io() {
-    return this.io;
+    return this.fileIo;
   }
 
   @Override

@@ -4,39 +4,45 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Partitioning;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.BoundPredicate;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.ExpressionVisitors;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.UnboundPredicate;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link ScanRequest} resolved against the table it scans, before anything is sent, with the meaning Apache
- * Iceberg's {@code RESTTableScan} gives the same scan:
+ * An {@link IcebergScan} resolved against the table it scans, before anything is sent, with the meaning Apache
+ * Iceberg's {@code RESTTableScan} gives the same scan, and the core's {@link ScanRequest} that sends it:
  * <ul>
- *   <li>the snapshot: the one the request names, which must be in the table's metadata; else the current snapshot
- *       of the metadata the table was loaded with, sent as {@code snapshot-id}, so a table loaded earlier plans
- *       the snapshot it holds, not one another writer committed since;</li>
- *   <li>the schema the scan reads with, and binds its filter and the residuals to: a time travel's snapshot schema
- *       (its default, as Iceberg's {@code useSnapshot} does; {@code useSnapshotSchema(false)} keeps the current
- *       one), the table's current schema otherwise;</li>
+ *   <li>the snapshot: the one {@code useSnapshot}, {@code useRef} or {@code asOfTime} names, which must be in the
+ *       table's metadata; else the current snapshot of the metadata the table was loaded with, sent as
+ *       {@code snapshot-id}, so a table loaded earlier plans the snapshot it holds, not one another writer committed
+ *       since; an incremental scan's range, up to that current snapshot unless {@code toSnapshot} names one;</li>
+ *   <li>the schema the scan reads with, and binds its filter and the residuals to: the snapshot's for a time travel
+ *       and a tag, the table's current schema for a branch and otherwise, as Iceberg's scans choose;</li>
  *   <li>the columns each row has ({@code select}, in the schema's order, then the metadata columns it names, in
  *       its order), and the {@code select} sent, which names the data columns only: metadata columns
  *       ({@code _file}, {@code _pos}, {@code _spec_id}, {@code _partition}, {@code _row_id},
  *       {@code _last_updated_sequence_number}) are the reader's to fill.</li>
  * </ul>
- * The filter is parsed once, here.
+ * The filter is bound here, as given; its JSON is written once, for the request body.
  */
 final class ResolvedScan {
 
@@ -65,42 +71,61 @@ final class ResolvedScan {
   }
 
   /**
-   * @throws IllegalArgumentException when the request does not fit the table: a snapshot it does not have, a
+   * @throws IllegalArgumentException when the scan does not fit the table: a snapshot, ref or time it does not have, a
    *     filter or {@code select} of columns its schema does not have, a value of the wrong type
    */
-  static ResolvedScan of(IcebergTable table, ScanRequest request) {
+  static ResolvedScan of(IcebergTable table, IcebergScan scan) {
     TableMetadata metadata = table.metadata();
-    boolean caseSensitive = !Boolean.FALSE.equals(request.caseSensitive());
-    Long snapshotId = request.snapshotId();
-    Boolean useSnapshotSchema = request.useSnapshotSchema();
-    boolean incremental = request.startSnapshotId() != null;
-    for (Long named : new Long[] { snapshotId, request.startSnapshotId(), request.endSnapshotId() }) {
+    boolean caseSensitive = scan.isCaseSensitive();
+    Long snapshotId = scan.snapshotId();
+    boolean snapshotSchema = snapshotId != null;
+    if (scan.ref() != null) {
+      SnapshotRef ref = metadata.ref(scan.ref());
+      if (ref == null) {
+        throw new IllegalArgumentException("useRef(" + scan.ref() + "): " + table.identifier()
+            + " as it was loaded has no branch or tag of that name (its refs: " + metadata.refs().keySet() + ")");
+      }
+      snapshotId = ref.snapshotId();
+      snapshotSchema = ref.isTag();
+    }
+    if (scan.asOfTime() != null) {
+      snapshotId = snapshotAsOf(table, scan.asOfTime());
+      snapshotSchema = true;
+    }
+    Long from = scan.fromSnapshotExclusive();
+    Long to = scan.toSnapshot();
+    if (to != null && from == null) {
+      throw new IllegalArgumentException("toSnapshot(" + to + ") needs fromSnapshotExclusive: the catalog plans "
+          + "an incremental scan between two snapshots");
+    }
+    if (from != null && to == null) {
+      to = currentSnapshotId(metadata);
+      if (to == null) {
+        throw new IllegalArgumentException("fromSnapshotExclusive(" + from + "): " + table.identifier()
+            + " has no current snapshot to scan up to");
+      }
+    }
+    for (Long named : new Long[] { snapshotId, from, to }) {
       if (named != null && metadata.snapshot(named) == null) {
         throw new IllegalArgumentException("snapshot " + named + " is not a snapshot of " + table.identifier()
             + " as it was loaded (" + metadata.snapshots().size() + " snapshots, the current "
             + currentSnapshotId(metadata) + "): load the table again to scan a snapshot committed since");
       }
     }
-    if (snapshotId != null) {
-      if (useSnapshotSchema == null) {
-        useSnapshotSchema = true;
-      }
-    }
-    else if (!incremental) {
+    boolean named = snapshotId != null;
+    if (snapshotId == null && from == null) {
       snapshotId = currentSnapshotId(metadata);
     }
-    Schema schema = snapshotId != null && Boolean.TRUE.equals(useSnapshotSchema) ? table.schemaOf(snapshotId)
-        : table.schema();
-    Expression filter = filter(table, request.filter() != null ? request.filter().toJson() : null, schema,
-        caseSensitive);
+    Schema schema = snapshotId != null && snapshotSchema ? table.schemaOf(snapshotId) : table.schema();
+    Expression filter = bind(table, scan.filter(), schema, caseSensitive);
 
     List<String> dataColumns = null;
     List<Types.NestedField> metadataColumns = new ArrayList<>();
     Types.StructType partitionType = null;
     Schema projection = schema;
-    if (request.select() != null) {
+    if (scan.selectedColumns() != null) {
       dataColumns = new ArrayList<>();
-      for (String name : request.select()) {
+      for (String name : scan.selectedColumns()) {
         String metadataName = caseSensitive ? name : name.toLowerCase(Locale.ROOT);
         if (MetadataColumns.isMetadataColumn(metadataName)) {
           Types.NestedField column = metadataColumn(table, metadataName);
@@ -115,11 +140,15 @@ final class ResolvedScan {
       }
       projection = TypeUtil.join(select(table, schema, dataColumns, caseSensitive), new Schema(metadataColumns));
     }
-    ScanRequest sent = new ScanRequest(snapshotId, dataColumns == null || dataColumns.isEmpty() ? null : dataColumns,
-        request.filter(), request.caseSensitive(), request.snapshotId() != null ? useSnapshotSchema
-            : request.useSnapshotSchema(), request.startSnapshotId(), request.endSnapshotId(), request.statsFields(),
-        request.minRowsRequested(), request.maxConcurrency());
-    return new ResolvedScan(sent, schema, projection, caseSensitive, filter, snapshotId, partitionType);
+    // sent as Iceberg's RESTTableScan sends it: the snapshot schema flag with a named snapshot and a range
+    Boolean useSnapshotSchema = from != null ? Boolean.TRUE : named ? Boolean.valueOf(snapshotSchema) : null;
+    ScanRequest sent = new ScanRequest(from != null ? null : snapshotId,
+        dataColumns == null || dataColumns.isEmpty() ? null : dataColumns,
+        filter == Expressions.alwaysTrue() ? null : RowFilter.ofJson(ExpressionParser.toJson(scan.filter())),
+        caseSensitive ? null : Boolean.FALSE, useSnapshotSchema, from, to, scan.columnStats(),
+        scan.minRowsRequested(), scan.maxConcurrency());
+    return new ResolvedScan(sent, schema, projection, caseSensitive, filter, from != null ? null : snapshotId,
+        partitionType);
   }
 
   /** The request as it is sent: with the snapshot planned, and without metadata columns in its {@code select}. */
@@ -161,17 +190,27 @@ final class ResolvedScan {
     return current == null ? null : current.snapshotId();
   }
 
-  private static Expression filter(IcebergTable table, @Nullable String json, Schema schema, boolean caseSensitive) {
-    if (json == null) {
-      return Expressions.alwaysTrue();
+  /** The snapshot current at that time, as Iceberg's {@code asOfTime} finds it in the table's snapshot log. */
+  private static long snapshotAsOf(IcebergTable table, long timestampMillis) {
+    Long found = null;
+    for (HistoryEntry entry : table.metadata().snapshotLog()) {
+      if (entry.timestampMillis() <= timestampMillis) {
+        found = entry.snapshotId();
+      }
     }
-    Expression filter;
-    try {
-      filter = ExpressionParser.fromJson(json);
+    if (found == null) {
+      throw new IllegalArgumentException("asOfTime(" + timestampMillis + "): " + table.identifier()
+          + " had no snapshot yet at that time");
     }
-    catch (RuntimeException invalid) {
-      throw new IllegalArgumentException("the filter is not an Iceberg expression: " + invalid.getMessage(), invalid);
-    }
+    return found;
+  }
+
+  /**
+   * The filter checked against the schema the scan reads with, as it is evaluated on the rows. A bound expression
+   * (bound to a schema of its own) goes through Iceberg's JSON form, as the catalog receives it, to be bound here.
+   */
+  private static Expression bind(IcebergTable table, Expression given, Schema schema, boolean caseSensitive) {
+    Expression filter = isBound(given) ? ExpressionParser.fromJson(ExpressionParser.toJson(given)) : given;
     try {
       Binder.bind(schema.asStruct(), filter, caseSensitive);
     }
@@ -184,6 +223,46 @@ final class ResolvedScan {
           + invalid.getMessage(), invalid);
     }
     return filter;
+  }
+
+  private static boolean isBound(Expression expression) {
+    return ExpressionVisitors.visit(expression, new ExpressionVisitors.ExpressionVisitor<Boolean>() {
+
+      @Override
+      public Boolean alwaysTrue() {
+        return false;
+      }
+
+      @Override
+      public Boolean alwaysFalse() {
+        return false;
+      }
+
+      @Override
+      public Boolean not(Boolean result) {
+        return result;
+      }
+
+      @Override
+      public Boolean and(Boolean left, Boolean right) {
+        return left || right;
+      }
+
+      @Override
+      public Boolean or(Boolean left, Boolean right) {
+        return left || right;
+      }
+
+      @Override
+      public <T> Boolean predicate(BoundPredicate<T> predicate) {
+        return true;
+      }
+
+      @Override
+      public <T> Boolean predicate(UnboundPredicate<T> predicate) {
+        return false;
+      }
+    });
   }
 
   private static Schema select(IcebergTable table, Schema schema, List<String> columns, boolean caseSensitive) {

@@ -59,7 +59,7 @@ final class ScanReports {
         return;
       }
       planner.catalog()
-          .reportMetrics(table.identifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
+          .reportMetrics(table.catalogIdentifier(), ReportMetricsRequestParser.toJson(ReportMetricsRequest.of(report)))
           .timeout(TIMEOUT)
           .subscribe(null, failure -> failed(table, failure));
     }

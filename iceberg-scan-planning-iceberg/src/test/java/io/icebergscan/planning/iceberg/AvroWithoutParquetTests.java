@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 
 import io.icebergscan.planning.ClassPathWithout;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -82,7 +81,7 @@ class AvroWithoutParquetTests {
         table.newAppend().appendFile(file).commit();
         IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).scanReports(false).build();
         try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(
-            io.icebergscan.planning.model.TableIdentifier.of("avro", "only")), ScanRequest.all());
+            org.apache.iceberg.catalog.TableIdentifier.of("avro", "only")), IcebergScan.all());
             CloseableIterable<Record> read = plan.rows()) {
           List<Object> ids = new ArrayList<>();
           read.forEach(row -> ids.add(row.getField("id")));

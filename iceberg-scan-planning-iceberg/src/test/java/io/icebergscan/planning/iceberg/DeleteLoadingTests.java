@@ -14,7 +14,6 @@ import java.util.function.Function;
 
 import io.icebergscan.planning.Latches;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -91,7 +90,7 @@ class DeleteLoadingTests {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
         .readConcurrency(concurrency).build();
-        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier()), ScanRequest.all())) {
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier()), IcebergScan.all())) {
       assertThat(plan.tasks()).hasSize(FILES).allSatisfy(task -> assertThat(task.deletes()).hasSize(1));
       List<Record> rows = TestRows.readAll(plan.rows());
       assertThat(rows).hasSize(FILES * 10 - FILES / 2);
@@ -244,7 +243,7 @@ class DeleteLoadingTests {
     return rows.stream().map(row -> row.getField("id")).toList();
   }
 
-  private static io.icebergscan.planning.model.TableIdentifier identifier() {
-    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "shared");
+  private static org.apache.iceberg.catalog.TableIdentifier identifier() {
+    return org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, "shared");
   }
 }

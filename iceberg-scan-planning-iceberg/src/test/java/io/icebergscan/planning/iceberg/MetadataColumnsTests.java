@@ -81,8 +81,8 @@ class MetadataColumnsTests {
     List<String> select = List.of("id", "_file", "_pos", "_spec_id");
     Schema projection = TypeUtil.join(SCHEMA.select("id"), new Schema(MetadataColumns.FILE_PATH,
         MetadataColumns.ROW_POSITION, MetadataColumns.SPEC_ID));
-    List<String> ours = read(table, ScanRequest.builder().select(select)
-        .filter(IcebergFilters.toRowFilter(Expressions.greaterThan("id", 2L))).build());
+    List<String> ours = read(table, IcebergScan.all().select(select)
+        .filter(Expressions.greaterThan("id", 2L)));
     List<String> theirs = rendered(IcebergGenerics.read(icebergClient.loadTable(table.identifier()))
         .project(projection).where(Expressions.greaterThan("id", 2L)).build());
     assertThat(ours).isNotEmpty().containsExactlyInAnyOrderElementsOf(theirs);
@@ -92,8 +92,8 @@ class MetadataColumnsTests {
   @Test
   void thePartitionIsARecordOfTheTablesPartitionType() {
     EmbeddedTable table = table("partition", 2, FileFormat.AVRO);
-    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier(table)), ScanRequest.builder()
-        .select("id", "_partition").build())) {
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier(table)), IcebergScan.all()
+        .select("id", "_partition"))) {
       assertThat(plan.schema().columns()).extracting(Types.NestedField::name).containsExactly("id", "_partition");
       List<Record> rows = TestRows.readAll(plan.rows());
       assertThat(rows).hasSize(5).allSatisfy(row -> {
@@ -109,7 +109,7 @@ class MetadataColumnsTests {
     List<String> select = List.of("id", "_row_id", "_last_updated_sequence_number");
     Schema projection = TypeUtil.join(SCHEMA.select("id"), new Schema(MetadataColumns.ROW_ID,
         MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER));
-    List<String> ours = read(table, ScanRequest.builder().select(select).build());
+    List<String> ours = read(table, IcebergScan.all().select(select));
     List<String> theirs = rendered(IcebergGenerics.read(icebergClient.loadTable(table.identifier()))
         .project(projection).build());
     assertThat(ours).hasSize(6).containsExactlyInAnyOrderElementsOf(theirs);
@@ -124,8 +124,8 @@ class MetadataColumnsTests {
     try (IcebergScanPlanner recorded = IcebergScanPlanner.builder(StubPlanner.recordingPlans(planner, sent))
         .scanReports(false).build()) {
       IcebergTable loaded = recorded.loadTable(identifier(table));
-      recorded.plan(loaded, ScanRequest.builder().select("id", "_file", "_pos").build()).close();
-      recorded.plan(loaded, ScanRequest.builder().select("_file").build()).close();
+      recorded.plan(loaded, IcebergScan.all().select("id", "_file", "_pos")).close();
+      recorded.plan(loaded, IcebergScan.all().select("_file")).close();
     }
     assertThat(sent).extracting(ScanRequest::select).containsExactly(List.of("id"), null);
   }
@@ -133,17 +133,17 @@ class MetadataColumnsTests {
   @Test
   void onlyMetadataColumnsCanBeSelectedAndDeletedRowsAreNotAColumn() {
     EmbeddedTable table = table("only_metadata", 2, FileFormat.AVRO);
-    assertThat(read(table, ScanRequest.builder().select("_file").build())).hasSize(5)
+    assertThat(read(table, IcebergScan.all().select("_file"))).hasSize(5)
         .allSatisfy(row -> assertThat(row).startsWith("{_file="));
-    assertThatThrownBy(() -> iceberg.plan(iceberg.loadTable(identifier(table)), ScanRequest.builder()
-        .select("id", "_deleted").build())).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> iceberg.plan(iceberg.loadTable(identifier(table)), IcebergScan.all()
+        .select("id", "_deleted"))).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("_deleted");
-    assertThatThrownBy(() -> iceberg.plan(iceberg.loadTable(identifier(table)), ScanRequest.builder()
-        .select("id", "_nope").build())).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> iceberg.plan(iceberg.loadTable(identifier(table)), IcebergScan.all()
+        .select("id", "_nope"))).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("_nope").hasMessageContaining("_file");
   }
 
-  private static List<String> read(EmbeddedTable table, ScanRequest request) {
+  private static List<String> read(EmbeddedTable table, IcebergScan request) {
     try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier(table)), request)) {
       return rendered(plan.rows());
     }
@@ -180,7 +180,7 @@ class MetadataColumnsTests {
     return rendered;
   }
 
-  private static io.icebergscan.planning.model.TableIdentifier identifier(EmbeddedTable table) {
-    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name());
+  private static org.apache.iceberg.catalog.TableIdentifier identifier(EmbeddedTable table) {
+    return org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, table.identifier().name());
   }
 }

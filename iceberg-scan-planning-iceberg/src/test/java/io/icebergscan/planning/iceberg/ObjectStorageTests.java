@@ -22,7 +22,6 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedS3.S3Credentials;
 import io.icebergscan.planning.test.EmbeddedS3;
@@ -170,7 +169,7 @@ class ObjectStorageTests {
 
     IcebergScanPlanner iceberg = iceberg();
     List<List<Object>> read;
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, stored), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, stored), IcebergScan.all())) {
       assertThat(plan.io().properties()).as("the client's own FileIO settings: the catalog's, no key")
           .containsEntry("io-impl", "org.apache.iceberg.aws.s3.S3FileIO").containsEntry("s3.endpoint", s3.endpoint())
           .doesNotContainKeys("s3.access-key-id", "s3.secret-access-key", "s3.session-token");
@@ -182,7 +181,7 @@ class ObjectStorageTests {
     List<List<Object>> icebergRead = icebergRead(stored);
     IcebergScanPlanner inMemoryIceberg = IcebergScanPlanner.builder(inMemoryPlanner).build();
     List<List<Object>> inMemoryRead;
-    try (IcebergScanPlan plan = inMemoryIceberg.plan(load(inMemoryIceberg, same), ScanRequest.all())) {
+    try (IcebergScanPlan plan = inMemoryIceberg.plan(load(inMemoryIceberg, same), IcebergScan.all())) {
       inMemoryRead = values(TestRows.readAll(plan.rows()));
     }
     assertThat(read).as("as Iceberg reads the stored table").isNotEmpty()
@@ -196,7 +195,7 @@ class ObjectStorageTests {
     catalog.vendedCredentials(request -> List.of(
         s3.storageCredential(s3.issueCredentials(VALIDITY).withSecretAccessKey("not-the-secret"))));
     IcebergScanPlanner iceberg = iceberg();
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all())) {
       assertRefusedByS3(plan, "SignatureDoesNotMatch");
     }
   }
@@ -208,7 +207,7 @@ class ObjectStorageTests {
     catalog.credentialsEndpoint(false);
     vendFromTheStore();
     IcebergScanPlanner iceberg = iceberg();
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all())) {
       CLOCK.advance(VALIDITY.plusSeconds(1));
       assertRefusedByS3(plan, "InvalidAccessKeyId");
     }
@@ -220,7 +219,7 @@ class ObjectStorageTests {
         + "-Daws.disableEc2Metadata=true").isEqualTo("true");
     EmbeddedTable table = dataFiles("unvended", 1);
     IcebergScanPlanner iceberg = iceberg();
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all())) {
       assertThat(plan.scanPlan().storageCredentials()).isEmpty();
       String dataFile = plan.tasks().get(0).file().location();
       assertThatThrownBy(() -> TestRows.readAll(plan.rows())).isInstanceOf(TaskReadException.class)
@@ -234,7 +233,7 @@ class ObjectStorageTests {
     vendFromTheStore();
     IcebergScanPlanner iceberg = iceberg();
     List<Record> read = new ArrayList<>();
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all());
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all());
         CloseableIterable<Record> rows = fileAfterFile(plan); CloseableIterator<Record> iterator = rows.iterator()) {
       assertThat(plan.tasks()).hasSize(6);
       catalog.resetRequestCounts();
@@ -263,7 +262,7 @@ class ObjectStorageTests {
     vendFromTheStore();
     IcebergScanPlanner iceberg = iceberg();
     List<Record> read = new ArrayList<>();
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all());
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all());
         CloseableIterable<Record> rows = fileAfterFile(plan); CloseableIterator<Record> iterator = rows.iterator()) {
       readTasksOf(iterator, 3, read);
       List<String> unread = plan.tasks().subList(3, 6).stream().map(task -> task.file().location()).toList();
@@ -304,7 +303,7 @@ class ObjectStorageTests {
         "http-client.apache.connection-acquisition-timeout-ms", "5000"));
     String location = table.table().location();
 
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all())) {
       assertThat(plan.tasks()).hasSize(files);
       // every fourth task is closed after its first row
       Queue<Read> pending = new ConcurrentLinkedQueue<>();
@@ -370,7 +369,7 @@ class ObjectStorageTests {
     vendFromTheStore();
     IcebergScanPlanner iceberg = iceberg(Map.of("http-client.apache.max-connections", "2",
         "http-client.apache.connection-acquisition-timeout-ms", "200", "s3.retry.num-retries", "0"));
-    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(iceberg, table), IcebergScan.all())) {
       assertThatThrownBy(() -> leaseEveryConnection(plan, 3)).isInstanceOf(SdkClientException.class)
           .hasMessageContaining("Timeout");
       leaseEveryConnection(plan, 2);
@@ -505,7 +504,7 @@ class ObjectStorageTests {
   }
 
   private static IcebergTable load(IcebergScanPlanner iceberg, EmbeddedTable table) {
-    return iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name()));
+    return iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, table.identifier().name()));
   }
 
   private static List<Record> rows(EmbeddedTable table, long from, int count) {

@@ -12,7 +12,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -344,7 +343,7 @@ class ParallelReadTests {
   void anExecutorThatRunsWhatItIsGivenOnTheCallersThreadReadsTaskAfterTask() throws Exception {
     IcebergScanPlanner direct = IcebergScanPlanner.builder(planner).readConcurrency(4).readExecutor(Runnable::run)
         .build();
-    try (IcebergScanPlan plan = direct.plan(direct.loadTable(ours("many")), ScanRequest.all())) {
+    try (IcebergScanPlan plan = direct.plan(direct.loadTable(ours("many")), IcebergScan.all())) {
       assertThat(plan.tasks()).hasSize(400);
       List<Long> serial = serialIds(plan);
       // on a thread of a small stack: the jobs run on the reader's thread, one after the other, never nested deeper
@@ -394,7 +393,7 @@ class ParallelReadTests {
     IcebergScanPlanner refusing = IcebergScanPlanner.builder(planner).readExecutor(task -> {
       throw new RejectedExecutionException("no more");
     }).build();
-    try (IcebergScanPlan plan = refusing.plan(refusing.loadTable(ours("small")), ScanRequest.all())) {
+    try (IcebergScanPlan plan = refusing.plan(refusing.loadTable(ours("small")), IcebergScan.all())) {
       assertThatThrownBy(() -> TestRows.readAll(plan.rows()))
           .isInstanceOf(ScanPlanningException.class)
           .hasMessageContaining("refused by the reading executor").hasMessageContaining(file(plan, 0));
@@ -405,7 +404,7 @@ class ParallelReadTests {
   void thePlannersOwnReadingPoolReadsReadConcurrencyTasksAtOnceOnDaemonThreads() throws Exception {
     try (IcebergScanPlanner owning = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
         .readConcurrency(3).build();
-        IcebergScanPlan plan = owning.plan(owning.loadTable(ours("small")), ScanRequest.all())) {
+        IcebergScanPlan plan = owning.plan(owning.loadTable(ours("small")), IcebergScan.all())) {
       assertThat(owning.readConcurrency()).isEqualTo(3);
       CountingFileIO.Gate first = this.scope.hold(file(plan, 0));
       CompletableFuture<List<Record>> read = CompletableFuture.supplyAsync(() -> TestRows.readAll(plan.rows()));
@@ -422,8 +421,8 @@ class ParallelReadTests {
   void closingThePlannerShutsDownTheReadingPoolItMadeAndNoExecutorItWasGiven() {
     IcebergScanPlanner owning = IcebergScanPlanner.builder(planner).readConcurrency(2).build();
     IcebergScanPlanner given = IcebergScanPlanner.builder(planner).readExecutor(this.executor).build();
-    try (IcebergScanPlan own = owning.plan(owning.loadTable(ours("small")), ScanRequest.all());
-        IcebergScanPlan theirs = given.plan(given.loadTable(ours("small")), ScanRequest.all())) {
+    try (IcebergScanPlan own = owning.plan(owning.loadTable(ours("small")), IcebergScan.all());
+        IcebergScanPlan theirs = given.plan(given.loadTable(ours("small")), IcebergScan.all())) {
       assertThat(TestRows.readAll(own.rows())).hasSize(30);
       owning.close();
       given.close();
@@ -441,12 +440,12 @@ class ParallelReadTests {
   private IcebergScanPlan plan(String table, int concurrency) {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
         .readConcurrency(concurrency).readExecutor(this.executor).build();
-    return iceberg.plan(iceberg.loadTable(ours(table)), ScanRequest.all());
+    return iceberg.plan(iceberg.loadTable(ours(table)), IcebergScan.all());
   }
 
   /** A table of this test's namespace, as this project names it. */
-  private static io.icebergscan.planning.model.TableIdentifier ours(String table) {
-    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table);
+  private static org.apache.iceberg.catalog.TableIdentifier ours(String table) {
+    return org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, table);
   }
 
   /** The ids the plan's tasks hold, each task read on its own, one after the other. */

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -40,8 +39,8 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.types.Types;
-import org.jspecify.annotations.Nullable;
 import org.awaitility.core.ConditionFactory;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -140,17 +139,17 @@ class ReadResourcesTests {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
         .build();
-    IcebergTable table = iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE,
+    IcebergTable table = iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE,
         name(format, ending == Ending.FAILURE, deletes)));
     int failures = 0;
     if (entry == Entry.READ_ROWS) {
-      failures += read(ending, iceberg.readRows(table, ScanRequest.all()));
+      failures += read(ending, iceberg.readRows(table, IcebergScan.all()));
     }
     else if (entry == Entry.READ_ROWS_FLUX) {
-      failures += read(ending, iceberg.readRows(table, ScanRequest.all()).flux());
+      failures += read(ending, iceberg.readRows(table, IcebergScan.all()).flux());
     }
     else {
-      try (IcebergScanPlan plan = iceberg.plan(table, ScanRequest.all())) {
+      try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all())) {
         if (entry == Entry.PLAN_ROWS_FLUX) {
           failures += read(ending, plan.rows().flux());
         }
@@ -178,7 +177,7 @@ class ReadResourcesTests {
   void aTasksRowsCloseTheirFileOnceTheLastRowIsReadBeforeTheyAreClosed(FileFormat format) throws IOException {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner iceberg = counting(scope);
-        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(name(format, false, false))), ScanRequest.all())) {
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(name(format, false, false))), IcebergScan.all())) {
       CloseableIterable<Record> rows = plan.rows(plan.tasks().get(0));
       CloseableIterator<Record> iterator = rows.iterator();
       int read = 0;
@@ -199,7 +198,7 @@ class ReadResourcesTests {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner iceberg = counting(scope);
         IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(name(FileFormat.AVRO, false, false))),
-            ScanRequest.all())) {
+            IcebergScan.all())) {
       CloseableIterator<Record> iterator = plan.rows(plan.tasks().get(0)).iterator();
       assertThat(iterator.hasNext()).isTrue();
       iterator.next();
@@ -213,7 +212,7 @@ class ReadResourcesTests {
   void aTaskWhoseFileFailsPartWayClosesItBeforeTheFailureReachesTheReader() {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner iceberg = counting(scope);
-        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(CORRUPT_BLOCK)), ScanRequest.all())) {
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(CORRUPT_BLOCK)), IcebergScan.all())) {
       String location = plan.tasks().get(0).file().location();
       CloseableIterator<Record> iterator = plan.rows(plan.tasks().get(0)).iterator();
       assertThat(scope.openStreams()).as("the file is open once its header was read").isOne();
@@ -227,7 +226,7 @@ class ReadResourcesTests {
   void aFailureToCloseTheFileOfATaskThatFailedPartWayIsSuppressedInTheTasksFailure() {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner iceberg = counting(scope);
-        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(CORRUPT_BLOCK)), ScanRequest.all())) {
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(CORRUPT_BLOCK)), IcebergScan.all())) {
       String location = plan.tasks().get(0).file().location();
       scope.failClosing(location);
       CloseableIterator<Record> iterator = plan.rows(plan.tasks().get(0)).iterator();
@@ -244,7 +243,7 @@ class ReadResourcesTests {
     OpensThenFails.register();
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner iceberg = counting(scope);
-        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(OPENS_THEN_FAILS)), ScanRequest.all())) {
+        IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(ours(OPENS_THEN_FAILS)), IcebergScan.all())) {
       String location = plan.tasks().get(0).file().location();
       CloseableIterable<Record> rows = plan.rows(plan.tasks().get(0));
       assertThatThrownBy(rows::iterator).isInstanceOf(TaskReadException.class).hasMessageContaining(location)
@@ -258,8 +257,8 @@ class ReadResourcesTests {
     return IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties()).build();
   }
 
-  private static io.icebergscan.planning.model.TableIdentifier ours(String name) {
-    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, name);
+  private static org.apache.iceberg.catalog.TableIdentifier ours(String name) {
+    return org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, name);
   }
 
   /** A wait for what a {@code Flux}'s jobs close after its cancel has returned: at once for the others. */

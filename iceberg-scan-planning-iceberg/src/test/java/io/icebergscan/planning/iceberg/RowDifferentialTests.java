@@ -188,7 +188,7 @@ class RowDifferentialTests {
       table.appendRows(FileFormat.AVRO, rows(table, 0, 30));
       table.addDeletes(table.writeEqualityDeletes(FileFormat.AVRO, List.of(key(table, 4)), 1));
       String name = table.identifier().name();
-      LOADED_EARLIER.put(name, iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, name)));
+      LOADED_EARLIER.put(name, iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, name)));
       ICEBERG_LOADED_EARLIER.put(name, table.table());
       // another writer, after the load: a spec the loaded metadata does not know, and files of it
       table.table().updateSpec().addField(Expressions.bucket("id", 4)).commit();
@@ -251,13 +251,11 @@ class RowDifferentialTests {
     Expression filter = filterName.equals("score > 2") ? Expressions.greaterThan("score", 2.0)
         : FILTERS.get(filterName);
     TableIdentifier identifier = TableIdentifier.of(NAMESPACE, tableName);
-    ScanRequest.Builder request = ScanRequest.builder().filter(IcebergFilters.toRowFilter(filter));
-    if (snapshot != null) {
-      // a time travel reads with the snapshot's schema by default, as Iceberg's useSnapshot does
-      request.snapshotId(snapshot);
-    }
+    // a time travel reads with the snapshot's schema, as Iceberg's useSnapshot does
+    IcebergScan scan = snapshot == null ? IcebergScan.all().filter(filter) : IcebergScan.all().filter(filter)
+        .useSnapshot(snapshot);
     IcebergTable table = LOADED_EARLIER.containsKey(tableName) ? LOADED_EARLIER.get(tableName)
-        : iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, tableName));
+        : iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, tableName));
     Table local = ICEBERG_LOADED_EARLIER.getOrDefault(tableName, TABLES.get(tableName).table());
     List<String> expected = icebergRows(local, filter, snapshot);
     if (!LOADED_EARLIER.containsKey(tableName)) {
@@ -266,7 +264,7 @@ class RowDifferentialTests {
           .containsExactlyInAnyOrderElementsOf(expected);
     }
     for (Map.Entry<Integer, IcebergScanPlanner> reader : READERS.entrySet()) {
-      try (IcebergScanPlan plan = reader.getValue().plan(table, request.build())) {
+      try (IcebergScanPlan plan = reader.getValue().plan(table, scan)) {
         List<String> serial = new ArrayList<>();
         plan.tasks().forEach(task -> serial.addAll(rendered(plan.rows(task))));
         assertThat(serial).as("the tasks read one after the other").containsExactlyInAnyOrderElementsOf(expected);

@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;
@@ -97,9 +96,9 @@ class RowPipelineMutationTests {
   @BeforeEach
   void plan() {
     this.iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties()).build();
-    IcebergTable table = this.iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "rows"));
-    this.plan = this.iceberg.plan(table, ScanRequest.all());
-    this.scan = ResolvedScan.of(table, ScanRequest.all());
+    IcebergTable table = this.iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, "rows"));
+    this.plan = this.iceberg.plan(table, IcebergScan.all());
+    this.scan = ResolvedScan.of(table, IcebergScan.all());
     this.reader = reader(() -> { });
     this.small = this.plan.tasks().stream().filter(task -> task.file().recordCount() == SMALL).toList();
     this.large = this.plan.tasks().stream().filter(task -> task.file().recordCount() == LARGE).toList();

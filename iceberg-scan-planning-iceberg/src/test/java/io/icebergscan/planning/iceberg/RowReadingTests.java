@@ -6,7 +6,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
@@ -75,8 +74,8 @@ class RowReadingTests {
   void selectCutsRowsToItsColumnsWhileTheFilterStillReadsItsOwn(FileFormat format) {
     EmbeddedTable table = table("select_" + format, 2);
     table.appendRows(format, rows(table, 0, 20));
-    ScanRequest request = ScanRequest.builder().select("name")
-        .filter(IcebergFilters.toRowFilter(Expressions.greaterThanOrEqual("id", 15L))).build();
+    IcebergScan request = IcebergScan.all().select("name")
+        .filter(Expressions.greaterThanOrEqual("id", 15L));
     try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
       assertThat(plan.schema().columns()).extracting(Types.NestedField::name).containsExactly("name");
       List<Record> rows = read(plan.rows());
@@ -99,8 +98,8 @@ class RowReadingTests {
       written.add(table.newRecord(id, location));
     }
     table.appendRows(format, written);
-    ScanRequest request = ScanRequest.builder().select("location.lat")
-        .filter(IcebergFilters.toRowFilter(Expressions.lessThanOrEqual("location.lon", -7.0))).build();
+    IcebergScan request = IcebergScan.all().select("location.lat")
+        .filter(Expressions.lessThanOrEqual("location.lon", -7.0));
     try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
       List<Record> rows = read(plan.rows());
       assertThat(rows).allSatisfy(row -> {
@@ -121,7 +120,7 @@ class RowReadingTests {
     table.append(files);
     table.addDeletes(table.writeDeletionVector(files.get(0), 0, 9),
         table.writeEqualityDeletes(FileFormat.AVRO, List.of(key(table, 4)), 1));
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThat(read(plan.rows())).extracting(row -> row.getField("id"))
           .containsExactlyInAnyOrder(1L, 2L, 3L, 5L, 6L, 7L, 8L);
       long planned = plan.tasks().stream().mapToLong(task -> task.file().recordCount()).sum();
@@ -135,7 +134,7 @@ class RowReadingTests {
     for (int i = 0; i < 6; i++) {
       table.appendRows(FileFormat.AVRO, rows(table, i * 10L, 10));
     }
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       List<CombinedScanTask> groups = plan.splitTasks(new SplitSettings(2 * averageSize(plan), 10, 0));
       assertThat(groups).hasSizeGreaterThan(1).hasSizeLessThan(plan.tasks().size());
       List<Object> fromGroups = new ArrayList<>();
@@ -153,7 +152,7 @@ class RowReadingTests {
     table.addDeletes(table.writePositionDeletes(FileFormat.AVRO, files.get(0), 0, 1500, 2999));
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     try (IcebergScanPlanner counting = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
-        .build(); IcebergScanPlan plan = counting.plan(load(table), ScanRequest.all())) {
+        .build(); IcebergScanPlan plan = counting.plan(load(table), IcebergScan.all())) {
       String location = files.get(0).location();
       List<Object> whole = read(plan.rows()).stream().map(row -> row.getField("id")).toList();
       assertThat(whole).hasSize(2997).doesNotContain(0L, 1500L, 2999L);
@@ -175,10 +174,10 @@ class RowReadingTests {
     }
     IcebergTable loaded = load(table);
     List<Object> whole;
-    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(loaded, IcebergScan.all())) {
       whole = read(plan.rows()).stream().map(row -> row.getField("id")).toList();
     }
-    try (CloseableIterable<Record> rows = iceberg.readRows(loaded, ScanRequest.all())) {
+    try (CloseableIterable<Record> rows = iceberg.readRows(loaded, IcebergScan.all())) {
       // (the server plans twelve manifests in parallel: two plans need not list their files in one order)
       assertThat(read(rows).stream().map(row -> row.getField("id")).toList()).containsExactlyInAnyOrderElementsOf(whole)
           .hasSize(60);
@@ -191,7 +190,7 @@ class RowReadingTests {
     for (int i = 0; i < 8; i++) {
       table.appendRows(FileFormat.AVRO, rows(table, i * 5L, 5));
     }
-    try (CloseableIterable<Record> rows = iceberg.readRows(load(table), ScanRequest.all());
+    try (CloseableIterable<Record> rows = iceberg.readRows(load(table), IcebergScan.all());
         CloseableIterator<Record> iterator = rows.iterator()) {
       assertThat(iterator.hasNext()).isTrue();
       iterator.next();
@@ -207,7 +206,7 @@ class RowReadingTests {
     List<DataFile> files = table.writeRows(FileFormat.AVRO, rows(table, 0, 5));
     table.append(files);
     table.table().io().deleteFile(files.get(0).location());
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThatThrownBy(() -> read(plan.rows()))
           .isInstanceOf(TaskReadException.class)
           .hasMessageContaining(files.get(0).location())
@@ -225,7 +224,7 @@ class RowReadingTests {
     try (OutputStream out = overwritten.createOrOverwrite()) {
       out.write("not a parquet file at all".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThatThrownBy(() -> read(plan.rows()))
           .isInstanceOf(TaskReadException.class)
           .hasMessageContaining(files.get(0).location());
@@ -240,7 +239,7 @@ class RowReadingTests {
     var deletes = table.writePositionDeletes(FileFormat.AVRO, files.get(0), 1);
     table.addDeletes(deletes);
     table.table().io().deleteFile(deletes.location());
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThatThrownBy(() -> read(plan.rows()))
           .isInstanceOf(TaskReadException.class)
           .hasMessageContaining(files.get(0).location())
@@ -254,13 +253,13 @@ class RowReadingTests {
     table.appendRows(FileFormat.AVRO, rows(table, 0, 3));
     IcebergTable loaded = load(table);
     catalog.resetRequestCounts();
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder()
-        .filter(IcebergFilters.toRowFilter(Expressions.equal("nope", 1))).build()))
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all()
+        .filter(Expressions.equal("nope", 1))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder()
-        .filter(IcebergFilters.toRowFilter(Expressions.equal("day", "not a date"))).build()))
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all()
+        .filter(Expressions.equal("day", "not a date"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("day");
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().select("id", "nope").build()))
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().select("id", "nope")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
     assertThat(catalog.requestCounts().plan()).isZero();
   }
@@ -269,8 +268,8 @@ class RowReadingTests {
   void aCaseInsensitiveScanSelectsAndFiltersColumnsNamedInAnotherCase() {
     EmbeddedTable table = table("case_insensitive", 2);
     table.appendRows(FileFormat.AVRO, rows(table, 0, 6));
-    ScanRequest request = ScanRequest.builder().caseSensitive(false).select("NAME", "_FILE")
-        .filter(RowFilter.greaterThan("ID", 3L)).build();
+    IcebergScan request = IcebergScan.all().caseSensitive(false).select("NAME", "_FILE")
+        .filter(Expressions.greaterThan("ID", 3L));
     try (IcebergScanPlan plan = iceberg.plan(load(table), request)) {
       assertThat(plan.schema().columns()).extracting(Types.NestedField::name).containsExactly("name", "_file");
       List<Record> rows = read(plan.rows());
@@ -285,12 +284,12 @@ class RowReadingTests {
     table.appendRows(FileFormat.AVRO, rows(table, 0, 3));
     IcebergTable loaded = load(table);
     catalog.resetRequestCounts();
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().filter(RowFilter.greaterThan("ID", 1L))
-        .build())).as("by default").isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ID");
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().caseSensitive(true).select("NAME").build()))
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().filter(Expressions.greaterThan("ID", 1L))
+        )).as("by default").isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ID");
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().caseSensitive(true).select("NAME")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("select names no column")
         .hasMessageContaining("NAME");
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().select("id", "_FILE").build()))
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().select("id", "_FILE")))
         .as("a metadata column too").isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("select names no column").hasMessageContaining("_FILE");
     assertThat(catalog.requestCounts().plan()).isZero();
@@ -300,9 +299,9 @@ class RowReadingTests {
   void streamedRowsOfAnIcebergTableOfTheApplicationsOwnReadWithItsFileIO() {
     EmbeddedTable table = table("own_streamed", 2);
     table.appendRows(FileFormat.AVRO, rows(table, 0, 4));
-    IcebergTable own = IcebergTable.of(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "own_streamed"),
+    IcebergTable own = IcebergTable.of(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, "own_streamed"),
         table.table());
-    assertThat(read(iceberg.readRows(own, ScanRequest.all()))).hasSize(4);
+    assertThat(read(iceberg.readRows(own, IcebergScan.all()))).hasSize(4);
   }
 
   @Test
@@ -310,8 +309,8 @@ class RowReadingTests {
     EmbeddedTable table = table("own", 2);
     table.appendRows(FileFormat.AVRO, rows(table, 0, 4));
     IcebergScanPlanner withoutProperties = IcebergScanPlanner.builder(planner).build();
-    IcebergTable own = IcebergTable.of(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, "own"), table.table());
-    try (IcebergScanPlan plan = withoutProperties.plan(own, ScanRequest.all())) {
+    IcebergTable own = IcebergTable.of(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, "own"), table.table());
+    try (IcebergScanPlan plan = withoutProperties.plan(own, IcebergScan.all())) {
       assertThat(plan.io()).isSameAs(table.table().io());
       assertThat(read(plan.rows())).hasSize(4);
     }
@@ -327,7 +326,7 @@ class RowReadingTests {
   }
 
   private static IcebergTable load(EmbeddedTable table) {
-    return iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name()));
+    return iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, table.identifier().name()));
   }
 
   private static List<Record> read(CloseableIterable<Record> rows) {

@@ -8,9 +8,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.icebergscan.planning.CatalogCalls;
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.StubPlanner;
-import io.icebergscan.planning.model.TableIdentifier;
+import org.apache.iceberg.catalog.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;
@@ -89,8 +88,8 @@ class ScanReportTests {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
     IcebergTable loaded = iceberg.loadTable(TABLE);
     Expression filter = Expressions.greaterThan("id", 4L);
-    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.builder().select("name")
-        .filter(IcebergFilters.toRowFilter(filter)).build())) {
+    try (IcebergScanPlan plan = iceberg.plan(loaded, IcebergScan.all().select("name")
+        .filter(filter))) {
       assertThat(this.recording.reports).hasSize(1);
       ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
       assertThat(report.tableName()).isEqualTo("reports.events");
@@ -131,7 +130,7 @@ class ScanReportTests {
     mixed.addDeletes(positional, equality);
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
     try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TableIdentifier.of("reports", "mixed")),
-        ScanRequest.all())) {
+        IcebergScan.all())) {
       assertThat(plan.tasks()).hasSize(2);
       ScanMetricsResult metrics = ((ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0))
           .report()).scanMetrics();
@@ -154,8 +153,8 @@ class ScanReportTests {
   void aTimeTravelReportsTheSnapshotItRead() {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
     long first = table.snapshotIds().get(0);
-    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.builder().snapshotId(first)
-        .build())) {
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), IcebergScan.all().useSnapshot(first)
+        )) {
       ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
       assertThat(report.snapshotId()).isEqualTo(first);
       assertThat(report.filter()).isEqualTo(Expressions.alwaysTrue());
@@ -173,7 +172,7 @@ class ScanReportTests {
     long planned = later.currentSnapshotId();
     later.table().updateSpec().addField(Expressions.bucket("id", 2)).commit();
     later.appendRows(FileFormat.AVRO, List.of(later.newRecord(2L, "two", LocalDate.EPOCH)));
-    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(loaded, IcebergScan.all())) {
       assertThat(plan.tasks()).as("the files of the snapshot planned").hasSize(1);
       ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(this.recording.reports.get(0)).report();
       assertThat(report.snapshotId()).isEqualTo(planned);
@@ -185,7 +184,7 @@ class ScanReportTests {
     catalog.metricsLatency(Duration.ofSeconds(5));
     try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).build()) {
       catalog.resetRequestCounts();
-      try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+      try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), IcebergScan.all())) {
         assertThat(plan.tasks()).hasSize(3);
       }
       // the plan is back; its report reaches the catalog, which is still answering it
@@ -200,7 +199,7 @@ class ScanReportTests {
   @Test
   void turnedOffNoneIsSent() {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).scanReports(false).build();
-    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), IcebergScan.all())) {
       assertThat(plan.tasks()).isNotEmpty();
     }
     assertThat(this.recording.reports).isEmpty();
@@ -211,7 +210,7 @@ class ScanReportTests {
   void aReportThatFailsNeverFailsThePlanAndIsLogged(CapturedOutput output) {
     this.recording.failReports = true;
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
-    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), IcebergScan.all())) {
       assertThat(plan.tasks()).hasSize(3);
     }
     assertThat(this.recording.reports).hasSize(1);
@@ -224,7 +223,7 @@ class ScanReportTests {
   void aReportThatFailsBeforeItIsSentNeverFailsThePlanAndIsLogged(CapturedOutput output) {
     this.recording.throwOnReport = true;
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(this.recording).build();
-    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(TABLE), IcebergScan.all())) {
       assertThat(plan.tasks()).hasSize(3);
     }
     // thrown on the planning thread, so logged before the plan is back
@@ -243,7 +242,7 @@ class ScanReportTests {
     private final CatalogCalls catalog = new DelegatingCatalogCalls(planner.catalog()) {
 
       @Override
-      public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
+      public Mono<Void> reportMetrics(io.icebergscan.planning.model.TableIdentifier table, String reportJson) {
         Recording.this.reports.add(reportJson);
         if (Recording.this.throwOnReport) {
           throw new IllegalStateException("no report today");

@@ -9,7 +9,6 @@ import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.StubPlanner;
@@ -89,7 +88,7 @@ class SnapshotResolutionTests {
     table.table().updateSpec().addField(Expressions.bucket("id", 2)).commit();
     table.appendRows(FileFormat.PARQUET, rows(table, 12, 8));
 
-    List<String> read = read(ours, ScanRequest.all());
+    List<String> read = read(ours, IcebergScan.all());
     assertThat(read).as("Iceberg's reader, on the table it loaded earlier")
         .containsExactlyInAnyOrderElementsOf(rendered(IcebergGenerics.read(theirs).build()))
         .hasSize(12);
@@ -98,7 +97,7 @@ class SnapshotResolutionTests {
     assertThatThrownBy(() -> rendered(IcebergGenerics.read(theirsOverRest).build()))
         .hasStackTraceContaining("Invalid partition specId: 1");
     // loaded again, it plans the newest
-    assertThat(read(iceberg.loadTable(identifier(table)), ScanRequest.all())).hasSize(20);
+    assertThat(read(iceberg.loadTable(identifier(table)), IcebergScan.all())).hasSize(20);
   }
 
   @Test
@@ -111,11 +110,9 @@ class SnapshotResolutionTests {
     assertThat(expected).as("Iceberg reads rows of the snapshot's columns").hasSize(3)
         .allSatisfy(row -> assertThat(row).contains("score=").doesNotContain("points"));
 
-    ScanRequest.Builder timeTravel = ScanRequest.builder().snapshotId(first)
-        .filter(IcebergFilters.toRowFilter(scoreAboveTwo));
     IcebergTable loaded = iceberg.loadTable(identifier(table));
-    assertThat(read(loaded, timeTravel.build())).as("by default").containsExactlyInAnyOrderElementsOf(expected);
-    assertThat(read(loaded, timeTravel.useSnapshotSchema(true).build())).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(read(loaded, IcebergScan.all().useSnapshot(first).filter(scoreAboveTwo)))
+        .containsExactlyInAnyOrderElementsOf(expected);
     assertThat(rendered(IcebergGenerics.read(icebergClient.loadTable(table.identifier())).useSnapshot(first)
         .where(scoreAboveTwo).build())).as("and Iceberg's client planning on the server")
         .containsExactlyInAnyOrderElementsOf(expected);
@@ -128,22 +125,32 @@ class SnapshotResolutionTests {
     Queue<ScanRequest> sent = new ConcurrentLinkedQueue<>();
     try (IcebergScanPlanner recorded = IcebergScanPlanner.builder(StubPlanner.recordingPlans(planner, sent))
         .scanReports(false).build()) {
+      table.table().manageSnapshots().createTag("first_tag", first).createBranch("first_branch", first).commit();
       IcebergTable loaded = recorded.loadTable(identifier(table));
-      recorded.plan(loaded, ScanRequest.builder().snapshotId(first).build()).close();
-      recorded.plan(loaded, ScanRequest.builder().snapshotId(first).useSnapshotSchema(false).build()).close();
-      recorded.plan(loaded, ScanRequest.all()).close();
+      recorded.plan(loaded, IcebergScan.all().useSnapshot(first)).close();
+      recorded.plan(loaded, IcebergScan.all().useRef("first_tag")).close();
+      recorded.plan(loaded, IcebergScan.all().useRef("first_branch")).close();
+      recorded.plan(loaded, IcebergScan.all()).close();
     }
-    assertThat(sent).extracting(ScanRequest::useSnapshotSchema).as("the snapshot's by default, as Iceberg's useSnapshot")
-        .containsExactly(true, false, null);
+    assertThat(sent).extracting(ScanRequest::snapshotId).containsExactly(first, first, first, table.table()
+        .currentSnapshot().snapshotId());
+    assertThat(sent).extracting(ScanRequest::useSnapshotSchema)
+        .as("as Iceberg's RESTTableScan: a time travel and a tag with the snapshot's schema, a branch with the table's")
+        .containsExactly(true, true, false, null);
   }
 
   @Test
-  void aTimeTravelReadsWithTheCurrentSchemaWhenAskedTo() {
-    EmbeddedTable table = renamed("renamed_current");
+  void aBranchReadsWithTheTablesSchemaAndATagWithItsSnapshotsAsIcebergsScansDo() {
+    EmbeddedTable table = renamed("renamed_refs");
     long first = table.snapshotIds().get(0);
-    List<String> read = read(iceberg.loadTable(identifier(table)), ScanRequest.builder().snapshotId(first)
-        .useSnapshotSchema(false).build());
-    assertThat(read).hasSize(12).allSatisfy(row -> assertThat(row).contains("points=").doesNotContain("score"));
+    table.table().manageSnapshots().createTag("old_tag", first).createBranch("old_branch", first).commit();
+    IcebergTable loaded = iceberg.loadTable(identifier(table));
+    assertThat(table.table().newScan().useRef("old_branch").schema().findField("points")).isNotNull();
+    assertThat(read(loaded, IcebergScan.all().useRef("old_branch"))).hasSize(12)
+        .allSatisfy(row -> assertThat(row).contains("points=").doesNotContain("score"));
+    assertThat(table.table().newScan().useRef("old_tag").schema().findField("score")).isNotNull();
+    assertThat(read(loaded, IcebergScan.all().useRef("old_tag"))).hasSize(12)
+        .allSatisfy(row -> assertThat(row).contains("score=").doesNotContain("points"));
   }
 
   /**
@@ -161,11 +168,11 @@ class SnapshotResolutionTests {
     String scoreAboveTwo = ExpressionParser.toJson(Expressions.greaterThan("score", 2.0));
     IcebergTable loaded = iceberg.loadTable(identifier(table));
 
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().snapshotId(first).filter(RowFilter.ofJson(scoreAboveTwo))
-        .build())).as("checked here, refused by Iceberg's server").isInstanceOf(RestException.class)
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().useSnapshot(first).filter(ExpressionParser.fromJson(scoreAboveTwo))
+        )).as("checked here, refused by Iceberg's server").isInstanceOf(RestException.class)
         .hasMessageContaining("400").hasMessageContaining("Cannot find field 'score'");
 
-    try (IcebergScanPlan plan = iceberg.plan(loaded, ScanRequest.builder().snapshotId(first).build())) {
+    try (IcebergScanPlan plan = iceberg.plan(loaded, IcebergScan.all().useSnapshot(first))) {
       TaskConverter converter = new TaskConverter(loaded.metadata(), plan.schema(), true);
       List<String> read = new ArrayList<>();
       for (io.icebergscan.planning.model.FileScanTask task : plan.scanPlan().tasks()) {
@@ -184,10 +191,84 @@ class SnapshotResolutionTests {
     IcebergTable loaded = iceberg.loadTable(identifier(table));
     long committedSince = table.appendRows(FileFormat.AVRO, rows(table, 3, 3));
     catalog.resetRequestCounts();
-    assertThatThrownBy(() -> iceberg.plan(loaded, ScanRequest.builder().snapshotId(committedSince).build()))
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().useSnapshot(committedSince)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Long.toString(committedSince))
         .hasMessageContaining("load the table again");
     assertThat(catalog.requestCounts().plan()).isZero();
+  }
+
+  @Test
+  void asOfTimeScansTheSnapshotThatWasCurrentThenAsIcebergsReaderDoes() {
+    EmbeddedTable table = renamed("renamed_as_of");
+    Table theirs = table.table();
+    long first = table.snapshotIds().get(0);
+    long firstAt = theirs.snapshot(first).timestampMillis();
+    List<String> expected = rendered(IcebergGenerics.read(theirs).asOfTime(firstAt).build());
+    assertThat(expected).hasSize(12).allSatisfy(row -> assertThat(row).contains("score="));
+    IcebergTable loaded = iceberg.loadTable(table.identifier());
+    assertThat(read(loaded, IcebergScan.all().asOfTime(firstAt))).containsExactlyInAnyOrderElementsOf(expected);
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().asOfTime(firstAt - 1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("asOfTime(" + (firstAt - 1) + ")")
+        .hasMessageContaining("no snapshot yet");
+  }
+
+  @Test
+  void aRefTheTableDoesNotHaveIsRefusedNamingItAndTheRefsItHasBeforeAnythingIsSent() {
+    EmbeddedTable table = renamed("renamed_no_ref");
+    IcebergTable loaded = iceberg.loadTable(table.identifier());
+    catalog.resetRequestCounts();
+    assertThatThrownBy(() -> iceberg.plan(loaded, IcebergScan.all().useRef("nope")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("useRef(nope)")
+        .hasMessageContaining("[main]");
+    assertThat(catalog.requestCounts().plan()).isZero();
+  }
+
+  /**
+   * An incremental scan sends its range as the spec defines it: {@code start-snapshot-id} exclusive, the end
+   * inclusive, up to the loaded table's current snapshot when no end is given. Apache Iceberg's own server (1.12's
+   * {@code CatalogHandlers}) plans the start inclusively, against the spec: what it answers is Iceberg's
+   * {@code fromSnapshotInclusive}, one snapshot more than {@code IncrementalAppendScan.fromSnapshotExclusive}.
+   */
+  @Test
+  void anIncrementalScanSendsItsRangeAsTheSpecDefinesItAndIcebergsServerPlansItsStartInclusively() {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, "appends"), SCHEMA,
+        PartitionSpec.unpartitioned(), 2);
+    long first = table.appendRows(FileFormat.AVRO, rows(table, 0, 4));
+    long second = table.appendRows(FileFormat.AVRO, rows(table, 4, 4));
+    long third = table.appendRows(FileFormat.PARQUET, rows(table, 8, 4));
+    Queue<ScanRequest> sent = new ConcurrentLinkedQueue<>();
+    try (IcebergScanPlanner recorded = IcebergScanPlanner.builder(StubPlanner.recordingPlans(planner, sent))
+        .scanReports(false).build()) {
+      IcebergTable loaded = recorded.loadTable(table.identifier());
+      for (Long to : new Long[] { second, null }) {
+        IcebergScan ours = to == null ? IcebergScan.all().fromSnapshotExclusive(first)
+            : IcebergScan.all().fromSnapshotExclusive(first).toSnapshot(to);
+        List<String> servers = locations(table.table().newIncrementalAppendScan().fromSnapshotInclusive(first)
+            .toSnapshot(to == null ? third : to));
+        try (IcebergScanPlan plan = recorded.plan(loaded, ours)) {
+          assertThat(plan.tasks()).extracting(task -> task.file().location()).as("up to %s", to == null ? third : to)
+              .containsExactlyInAnyOrderElementsOf(servers).hasSize(to == null ? 3 : 2);
+        }
+      }
+      assertThatThrownBy(() -> recorded.plan(loaded, IcebergScan.all().toSnapshot(second)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs fromSnapshotExclusive");
+    }
+    assertThat(sent).extracting(ScanRequest::startSnapshotId).containsExactly(first, first);
+    assertThat(sent).extracting(ScanRequest::endSnapshotId).containsExactly(second, third);
+    assertThat(sent).extracting(ScanRequest::snapshotId).containsOnlyNulls();
+    assertThat(locations(table.table().newIncrementalAppendScan().fromSnapshotExclusive(first).toSnapshot(second)))
+        .as("Iceberg's own exclusive start: the second snapshot's file alone").hasSize(1);
+  }
+
+  private static List<String> locations(org.apache.iceberg.IncrementalAppendScan scan) {
+    List<String> locations = new ArrayList<>();
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = scan.planFiles()) {
+      tasks.forEach(task -> locations.add(task.file().location()));
+    }
+    catch (IOException closing) {
+      throw new UncheckedIOException(closing);
+    }
+    return locations;
   }
 
   /** An unpartitioned table whose first snapshot has {@code score}, renamed {@code points} before a second one. */
@@ -200,7 +281,7 @@ class SnapshotResolutionTests {
     return table;
   }
 
-  private static List<String> read(IcebergTable table, ScanRequest request) {
+  private static List<String> read(IcebergTable table, IcebergScan request) {
     try (IcebergScanPlan plan = iceberg.plan(table, request)) {
       return rendered(plan.rows());
     }
@@ -237,7 +318,7 @@ class SnapshotResolutionTests {
     return rendered;
   }
 
-  private static io.icebergscan.planning.model.TableIdentifier identifier(EmbeddedTable table) {
-    return io.icebergscan.planning.model.TableIdentifier.of(NAMESPACE, table.identifier().name());
+  private static org.apache.iceberg.catalog.TableIdentifier identifier(EmbeddedTable table) {
+    return org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE, table.identifier().name());
   }
 }

@@ -11,7 +11,7 @@ import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.TaskBatch;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
-import io.icebergscan.planning.model.TableIdentifier;
+import org.apache.iceberg.catalog.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -66,7 +66,7 @@ class StreamedReadTests {
       IcebergTable loaded = iceberg.loadTable(identifier(table));
       // every fetch of a plan-task takes longer than the test may wait: rows before then are the plan answer's own
       this.catalog.tasksLatency(Duration.ofMinutes(1));
-      try (CloseableIterator<Record> rows = iceberg.readRows(loaded, ScanRequest.all()).iterator()) {
+      try (CloseableIterator<Record> rows = iceberg.readRows(loaded, IcebergScan.all()).iterator()) {
         CompletableFuture<Record> first = CompletableFuture.supplyAsync(rows::next);
         assertThat(first.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isNotNull();
       }
@@ -82,7 +82,7 @@ class StreamedReadTests {
       IcebergTable loaded = iceberg.loadTable(identifier(table));
       // the plan is still being planned for as long as the test runs
       this.catalog.planAsync(true).submittedPolls(Integer.MAX_VALUE);
-      CloseableIterator<Record> rows = iceberg.readRows(loaded, ScanRequest.all()).iterator();
+      CloseableIterator<Record> rows = iceberg.readRows(loaded, IcebergScan.all()).iterator();
       CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(rows::hasNext);
       await().atMost(BOUND).until(() -> this.catalog.requestCounts().poll() >= 1);
       rows.close();
@@ -99,7 +99,7 @@ class StreamedReadTests {
   void everyReadOfTheRowsIsAPlanOfItsOwnWhoseFileIOItCloses() {
     EmbeddedTable table = table("each", 6);
     try (IcebergScanPlanner iceberg = iceberg()) {
-      ScanRows rows = iceberg.readRows(iceberg.loadTable(identifier(table)), ScanRequest.all());
+      ScanRows rows = iceberg.readRows(iceberg.loadTable(identifier(table)), IcebergScan.all());
       this.catalog.resetRequestCounts();
       assertThat(TestRows.readAll(rows)).hasSize(6 * 3);
       assertThat(rows.flux().collectList().block(BOUND)).hasSize(6 * 3);
@@ -117,15 +117,15 @@ class StreamedReadTests {
     // the real plan's batches, then the failure the planner would end the stream with
     ScanPlanner failing = new StubPlanner(this.planner) {
       @Override
-      public Flux<TaskBatch> planBatches(TableIdentifier id, ScanRequest request) {
+      public Flux<TaskBatch> planBatches(io.icebergscan.planning.model.TableIdentifier id, ScanRequest request) {
         return super.planBatches(id, request).concatWith(Mono.error(failure));
       }
     };
     try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(failing).fileIoProperties(
         this.scope.fileIoProperties()).readConcurrency(4).build()) {
       IcebergTable loaded = iceberg.loadTable(identifier(table));
-      for (ScanRows rows : List.of(iceberg.readRows(loaded, ScanRequest.all()),
-          iceberg.readRows(loaded, ScanRequest.all()).unordered())) {
+      for (ScanRows rows : List.of(iceberg.readRows(loaded, IcebergScan.all()),
+          iceberg.readRows(loaded, IcebergScan.all()).unordered())) {
         List<Record> read = new ArrayList<>();
         assertThatThrownBy(() -> {
           try (rows) {
@@ -145,7 +145,7 @@ class StreamedReadTests {
     // the stream's subscription arrives once the test lets it: after the read has asked for its first tasks
     ScanPlanner late = new StubPlanner(this.planner) {
       @Override
-      public Flux<TaskBatch> planBatches(TableIdentifier id, ScanRequest request) {
+      public Flux<TaskBatch> planBatches(io.icebergscan.planning.model.TableIdentifier id, ScanRequest request) {
         Flux<TaskBatch> batches = super.planBatches(id, request);
         return Flux.from(subscriber -> subscribing.thenRun(() -> batches.subscribe(subscriber)));
       }
@@ -153,7 +153,7 @@ class StreamedReadTests {
     try (IcebergScanPlanner iceberg = IcebergScanPlanner.builder(late).fileIoProperties(
         this.scope.fileIoProperties()).readConcurrency(4).build()) {
       IcebergTable loaded = iceberg.loadTable(identifier(table));
-      CloseableIterator<Record> rows = iceberg.readRows(loaded, ScanRequest.all()).iterator();
+      CloseableIterator<Record> rows = iceberg.readRows(loaded, IcebergScan.all()).iterator();
       subscribing.complete(null);
       CompletableFuture<List<Record>> read = CompletableFuture.supplyAsync(() -> {
         List<Record> all = new ArrayList<>();

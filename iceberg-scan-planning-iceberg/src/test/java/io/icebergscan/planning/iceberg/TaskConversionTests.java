@@ -128,7 +128,7 @@ class TaskConversionTests {
           + "\"right\":{\"type\":\"lt\",\"term\":\"score\",\"value\":0.5}}",
       "{\"type\":\"eq\",\"term\":\"day\",\"value\":\"1970-01-02\"}" })
   void everyFieldMeansWhatIcebergsClientMakesOfIt(String filter) {
-    ScanRequest request = filter.isEmpty() ? ScanRequest.all() : ScanRequest.builder().filter(RowFilter.ofJson(filter)).build();
+    IcebergScan request = filter.isEmpty() ? IcebergScan.all() : IcebergScan.all().filter(ExpressionParser.fromJson(filter));
     try (IcebergScanPlan plan = plan(WIDE, request)) {
       assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(WIDE,
           scan -> filter.isEmpty() ? scan : scan.filter(ExpressionParser.fromJson(filter)))));
@@ -138,7 +138,7 @@ class TaskConversionTests {
 
   @Test
   void deletesKeepTheirKindReferencesOffsetsAndEqualityIds() {
-    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.all())) {
+    try (IcebergScanPlan plan = plan(DELETES, IcebergScan.all())) {
       assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(DELETES, scan -> scan)));
       FileScanTask a = plan.tasks().stream().filter(task -> task.file().location().endsWith("/a.parquet"))
           .findFirst().orElseThrow();
@@ -157,7 +157,7 @@ class TaskConversionTests {
 
   @Test
   void statisticsAskedForAreIcebergsCountsAndBinaryBounds() {
-    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().statsFields(List.of("id", "name")).build())) {
+    try (IcebergScanPlan plan = plan(WIDE, IcebergScan.all().includeColumnStats(List.of("id", "name")))) {
       DataFile first = task(plan, "/f0.parquet").file();
       assertThat(first.columnSizes()).isEqualTo(Map.of(1, 800L, 2, 300L));
       assertThat(first.valueCounts()).isEqualTo(Map.of(1, 100L, 2, 100L));
@@ -171,7 +171,7 @@ class TaskConversionTests {
 
   @Test
   void withoutStatisticsAskedForAFileHasNoneAsWithIcebergsClient() {
-    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.all())) {
+    try (IcebergScanPlan plan = plan(WIDE, IcebergScan.all())) {
       DataFile theirs = icebergClientTasks(WIDE, scan -> scan).stream()
           .filter(task -> task.file().location().endsWith("/f0.parquet")).findFirst().orElseThrow().file();
       for (DataFile file : List.of(theirs, task(plan, "/f0.parquet").file())) {
@@ -193,7 +193,7 @@ class TaskConversionTests {
     ByteBuffer key = ByteBuffer.wrap(new byte[] { 7, 8, (byte) 0xfe });
     table.addDeletes(table.equalityDeleteFile("s3://bucket/delete_offsets/eq.parquet", 2, 1)
         .withSplitOffsets(List.of(4L, 40L)).withEncryptionKeyMetadata(key).build());
-    try (IcebergScanPlan plan = plan(identifier, ScanRequest.all())) {
+    try (IcebergScanPlan plan = plan(identifier, IcebergScan.all())) {
       assertThat(byLocation(plan.tasks())).isEqualTo(byLocation(icebergClientTasks(identifier, scan -> scan)));
       assertThat(plan.tasks()).singleElement().satisfies(task -> assertThat(task.deletes()).singleElement()
           .satisfies(delete -> {
@@ -216,13 +216,13 @@ class TaskConversionTests {
             plan.storageCredentials(), plan.statistics());
       }
     };
-    RowFilter filter = RowFilter.greaterThan("id", 2L);
+    Expression filter = Expressions.greaterThan("id", 2L);
     try (IcebergScanPlanner overUpperCase = IcebergScanPlanner.builder(sendingUpperCase).scanReports(false).build()) {
-      IcebergTable table = IcebergTable.of(io(WIDE), catalog.table(WIDE).table());
-      assertThatThrownBy(() -> overUpperCase.plan(table, ScanRequest.builder().filter(filter).build()))
+      IcebergTable table = IcebergTable.of(WIDE, catalog.table(WIDE).table());
+      assertThatThrownBy(() -> overUpperCase.plan(table, IcebergScan.all().filter(filter)))
           .isInstanceOf(MalformedResponseException.class).hasMessageContaining("residual filter");
-      try (IcebergScanPlan plan = overUpperCase.plan(table, ScanRequest.builder().caseSensitive(false).filter(filter)
-          .build())) {
+      try (IcebergScanPlan plan = overUpperCase.plan(table, IcebergScan.all().caseSensitive(false).filter(filter)
+          )) {
         assertThat(plan.tasks()).hasSize(7);
       }
     }
@@ -230,14 +230,14 @@ class TaskConversionTests {
 
   @Test
   void aPlanNamesItsTableAndHowManyTasksItHas() {
-    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.all())) {
+    try (IcebergScanPlan plan = plan(DELETES, IcebergScan.all())) {
       assertThat(plan).hasToString("IcebergScanPlan[conversion.deletes, 3 tasks]");
     }
   }
 
   @Test
   void partitionValuesAreTypedByTheSpecTheFileNames() {
-    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.all())) {
+    try (IcebergScanPlan plan = plan(WIDE, IcebergScan.all())) {
       FileScanTask evolved = plan.tasks().stream().filter(task -> task.file().location().endsWith("/evolved.parquet"))
           .findFirst().orElseThrow();
       assertThat(evolved.spec().fields()).hasSize(6);
@@ -258,7 +258,7 @@ class TaskConversionTests {
     // no partition field derives from id, so no partition decides it: each task's residual is the filter itself
     // (a catalog that sends no residual gets the request's filter from the core's parser, ResponseParserTest)
     Expression filter = Expressions.greaterThan("id", 2L);
-    try (IcebergScanPlan plan = plan(WIDE, ScanRequest.builder().filter(IcebergFilters.toRowFilter(filter)).build())) {
+    try (IcebergScanPlan plan = plan(WIDE, IcebergScan.all().filter(filter))) {
       assertThat(plan.tasks()).allSatisfy(task -> assertThat(IcebergFiles.residual(task.residual()))
           .isEqualTo(IcebergFiles.residual(filter)));
     }
@@ -269,8 +269,8 @@ class TaskConversionTests {
     Table table = catalog.table(WIDE).table();
     table.updateProperties().set(TableProperties.SPLIT_SIZE, "3000").set(TableProperties.SPLIT_OPEN_FILE_COST, "100")
         .commit();
-    try (IcebergScanPlan plan = iceberg.plan(IcebergTable.of(io(WIDE), catalog.table(WIDE).table()),
-        ScanRequest.builder().maxConcurrency(1).build())) {
+    try (IcebergScanPlan plan = iceberg.plan(IcebergTable.of(WIDE, catalog.table(WIDE).table()),
+        IcebergScan.all().maxConcurrency(1))) {
       List<CombinedScanTask> ours = plan.splitTasks();
       assertThat(plan.splitTasks().stream().mapToLong(group -> group.files().size()).sum())
           .isGreaterThan(plan.tasks().size()); // the split offsets split files
@@ -296,8 +296,8 @@ class TaskConversionTests {
 
   @Test
   void tasksAndSplitsSurviveJavaSerialization() {
-    try (IcebergScanPlan plan = plan(DELETES, ScanRequest.builder().filter(IcebergFilters.toRowFilter(
-        Expressions.lessThan("id", 50L))).build())) {
+    try (IcebergScanPlan plan = plan(DELETES, IcebergScan.all().filter(
+        Expressions.lessThan("id", 50L)))) {
       for (FileScanTask task : plan.tasks()) {
         assertThat(IcebergFiles.describe(roundTrip(task))).isEqualTo(IcebergFiles.describe(task));
       }
@@ -311,7 +311,7 @@ class TaskConversionTests {
   void aFileOfASpecTheTableDoesNotHaveFailsNamingTheFile() {
     // the wide table's files name specs the other table does not have (spec 1): converted with the other's
     // metadata they are malformed, never tasks with a wrong partition
-    TableMetadata other = IcebergTable.of(io(DELETES), catalog.table(DELETES).table()).metadata();
+    TableMetadata other = IcebergTable.of(DELETES, catalog.table(DELETES).table()).metadata();
     TaskConverter converter = new TaskConverter(other, other.schema(), true);
     io.icebergscan.planning.model.FileScanTask wide = planner.plan(io(WIDE), ScanRequest.all()).tasks().stream()
         .filter(task -> task.dataFile().specId() == 1).findFirst().orElseThrow();
@@ -326,8 +326,8 @@ class TaskConversionTests {
     return plan.tasks().stream().filter(task -> task.file().location().endsWith(fileName)).findFirst().orElseThrow();
   }
 
-  private static IcebergScanPlan plan(TableIdentifier identifier, ScanRequest request) {
-    return iceberg.plan(IcebergTable.of(io(identifier), catalog.table(identifier).table()), request);
+  private static IcebergScanPlan plan(TableIdentifier identifier, IcebergScan request) {
+    return iceberg.plan(IcebergTable.of(identifier, catalog.table(identifier).table()), request);
   }
 
   private static io.icebergscan.planning.model.TableIdentifier io(TableIdentifier identifier) {

@@ -142,7 +142,7 @@ class VendedCredentialsTests {
     // the broad one first: the longest prefix wins, not the first that matches
     vend(request -> List.of(credential(location(table) + "/", "broad"),
         credential(location(table) + "/data/category=b/", "narrow")));
-    try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
       assertThat(RecordingFileIO.openWith(RecordingFileIO.ACCESS_KEY, "narrow")).isOne();
     }
@@ -164,7 +164,7 @@ class VendedCredentialsTests {
   void aFileUnderNoPrefixOpensWithTheCatalogsAndApplicationsPropertiesAloneWhichAreUnderEveryCredential() {
     EmbeddedTable table = table("uncovered");
     vend(request -> List.of(credential(location(table) + "/data/category=b/", "narrow")));
-    try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
     Map<String, String> catalogProperties = new HashMap<>(this.planner.catalog().properties());
@@ -188,7 +188,7 @@ class VendedCredentialsTests {
     IcebergTable loaded = load(table);
     IcebergTable configured = new IcebergTable(loaded.identifier(), loaded.metadata(), Map.of(
         RecordingFileIO.ACCESS_KEY, "table", "test.table-config", "yes"), loaded.storageCredentials(), null);
-    try (IcebergScanPlan plan = icebergPlanner().build().plan(configured, ScanRequest.all())) {
+    try (IcebergScanPlan plan = icebergPlanner().build().plan(configured, IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
     assertThat(RecordingFileIO.openedUnder(location(table))).hasSizeGreaterThanOrEqualTo(2).allSatisfy(file -> {
@@ -200,7 +200,7 @@ class VendedCredentialsTests {
   @Test
   void aFileOpenedThroughAClosedPlanIsRefusedNamingThePlanAndItsTable() {
     EmbeddedTable table = table("closed_plan");
-    IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all());
+    IcebergScanPlan plan = icebergPlanner().build().plan(load(table), IcebergScan.all());
     String location = plan.tasks().get(0).file().location();
     String planId = plan.scanPlan().planId();
     assertThat(planId).as("the embedded catalog names its plans").isNotNull();
@@ -217,7 +217,7 @@ class VendedCredentialsTests {
     IcebergTable loaded = load(table);
     assertThat(loaded.storageCredentials())
         .extracting(credential -> credential.config().get(RecordingFileIO.ACCESS_KEY)).containsExactly("table");
-    try (IcebergScanPlan plan = icebergPlanner().build().plan(loaded, ScanRequest.all())) {
+    try (IcebergScanPlan plan = icebergPlanner().build().plan(loaded, IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
     assertThat(accessKeys(table)).hasSizeGreaterThanOrEqualTo(2).containsOnly("plan");
@@ -228,7 +228,7 @@ class VendedCredentialsTests {
     EmbeddedTable table = table("table_fallback");
     vend(request -> request.endpoint().equals(Endpoint.V1_LOAD_TABLE)
         ? List.of(credential(location(table) + "/", "table")) : List.of());
-    try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = icebergPlanner().build().plan(load(table), IcebergScan.all())) {
       assertThat(plan.scanPlan().storageCredentials()).isEmpty();
       assertThat(read(plan.rows())).hasSize(6);
     }
@@ -245,7 +245,7 @@ class VendedCredentialsTests {
         : List.of(expiring(location(table) + "/", "vended", EXPIRY)));
     PlanFileIOTest.TestClock clock = new PlanFileIOTest.TestClock(EXPIRY - Duration.ofMinutes(10).toMillis());
     IcebergTable loaded = load(table);
-    try (IcebergScanPlan plan = icebergPlanner().clock(clock).build().plan(loaded, ScanRequest.all())) {
+    try (IcebergScanPlan plan = icebergPlanner().clock(clock).build().plan(loaded, IcebergScan.all())) {
       FileScanTask a = task(plan, "/category=a/");
       FileScanTask b = task(plan, "/category=b/");
       this.catalog.resetRequestCounts();
@@ -278,10 +278,10 @@ class VendedCredentialsTests {
     });
     // at the plan's credentials' expiry: the first file opened loads them again
     IcebergScanPlanner iceberg = icebergPlanner().clock(new PlanFileIOTest.TestClock(EXPIRY)).build();
-    IcebergTable loaded = iceberg.loadTable(identifier(table));
+    IcebergTable loaded = iceberg.loadTable(table.identifier());
     this.catalog.resetRequestCounts();
     this.vended.clear();
-    assertThat(read(iceberg.readRows(loaded, ScanRequest.all()))).hasSize(6);
+    assertThat(read(iceberg.readRows(loaded, IcebergScan.all()))).hasSize(6);
     assertThat(this.catalog.requestCounts().credentials()).isEqualTo(1);
     CredentialsRequest planned = this.vended.peek();
     assertThat(planned.endpoint()).isEqualTo(Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN);
@@ -297,7 +297,7 @@ class VendedCredentialsTests {
     vend(request -> List.of(credential(location(table) + "/",
         request.endpoint().equals(Endpoint.V1_LOAD_TABLE) ? "table" : "plan")));
     IcebergScanPlanner iceberg = icebergPlanner().build();
-    assertThat(read(iceberg.readRows(iceberg.loadTable(identifier(table)), ScanRequest.all()))).hasSize(6);
+    assertThat(read(iceberg.readRows(iceberg.loadTable(table.identifier()), IcebergScan.all()))).hasSize(6);
     assertThat(accessKeys(table)).hasSizeGreaterThanOrEqualTo(2).containsOnly("plan");
   }
 
@@ -308,7 +308,7 @@ class VendedCredentialsTests {
     vend(request -> List.of(expiring(location(table) + "/", "vended", EXPIRY)));
     assertThat(this.planner.catalog().supports(io.icebergscan.planning.model.Endpoint.LOAD_CREDENTIALS)).isFalse();
     IcebergScanPlanner iceberg = icebergPlanner().clock(new PlanFileIOTest.TestClock(EXPIRY)).build();
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThat(plan.scanPlan().storageCredentials()).hasSize(1);
       assertThat(read(plan.rows())).hasSize(6);
     }
@@ -324,7 +324,7 @@ class VendedCredentialsTests {
     EmbeddedTable table = table("no_expiry");
     vend(request -> List.of(credential(location(table) + "/", "vended")));
     IcebergScanPlanner iceberg = icebergPlanner().clock(new PlanFileIOTest.TestClock(Long.MAX_VALUE / 2)).build();
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
     assertThat(this.catalog.requestCounts().credentials()).isZero();
@@ -342,7 +342,7 @@ class VendedCredentialsTests {
     });
     IcebergScanPlanner iceberg = icebergPlanner()
         .clock(new PlanFileIOTest.TestClock(EXPIRY - Duration.ofMinutes(1).toMillis())).build();
-    try (IcebergScanPlan plan = iceberg.plan(load(table), ScanRequest.all())) {
+    try (IcebergScanPlan plan = iceberg.plan(load(table), IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
     assertThat(this.catalog.requestCounts().credentials()).isPositive();
@@ -382,7 +382,7 @@ class VendedCredentialsTests {
   }
 
   private IcebergTable load(EmbeddedTable table) {
-    return icebergPlanner().build().loadTable(identifier(table));
+    return icebergPlanner().build().loadTable(table.identifier());
   }
 
   private static io.icebergscan.planning.model.TableIdentifier identifier(EmbeddedTable table) {

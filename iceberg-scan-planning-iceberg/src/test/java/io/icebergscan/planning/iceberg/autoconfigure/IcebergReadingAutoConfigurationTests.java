@@ -11,10 +11,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
-import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails;
 import io.icebergscan.planning.autoconfigure.ScanPlannerBuilderCustomizer;
 import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
+import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
@@ -118,7 +118,7 @@ class IcebergReadingAutoConfigurationTests {
     table.appendRows(FileFormat.AVRO, List.of(table.newRecord(3L, "three")));
     this.onCatalog.run(context -> {
       IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
-      try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(identifier(table)), ScanRequest.all())) {
+      try (IcebergScanPlan plan = iceberg.plan(iceberg.loadTable(table.identifier()), IcebergScan.all())) {
         assertThat(plan.tasks()).hasSize(2);
         assertThat(read(plan.rows())).extracting(row -> row.getField("id"), row -> row.getField("name"))
             .containsExactlyInAnyOrder(tuple(1L, "one"), tuple(2L, "two"), tuple(3L, "three"));
@@ -173,11 +173,11 @@ class IcebergReadingAutoConfigurationTests {
     table.table().updateProperties().set(TableProperties.SPLIT_SIZE, "12345").commit();
     this.onCatalog.run(context -> {
       IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
-      assertThat(iceberg.splitSettings(iceberg.loadTable(identifier(table))).splitSize()).isEqualTo(12345);
+      assertThat(iceberg.splitSettings(iceberg.loadTable(table.identifier())).splitSize()).isEqualTo(12345);
     });
     this.onCatalog.withPropertyValues(PREFIX + "split-size=3MB").run(context -> {
       IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
-      assertThat(iceberg.splitSettings(iceberg.loadTable(identifier(table))).splitSize()).isEqualTo(3 * 1024 * 1024);
+      assertThat(iceberg.splitSettings(iceberg.loadTable(table.identifier())).splitSize()).isEqualTo(3 * 1024 * 1024);
     });
   }
 
@@ -262,13 +262,13 @@ class IcebergReadingAutoConfigurationTests {
     EmbeddedTable table = table("vended");
     String load = "/v1/namespaces/" + NAMESPACE + "/tables/vended";
     this.onCatalog.run(context -> {
-      context.getBean(IcebergScanPlanner.class).loadTable(identifier(table));
+      context.getBean(IcebergScanPlanner.class).loadTable(table.identifier());
       assertThat(requestsTo(load)).singleElement()
           .satisfies(request -> assertThat(request.headers().get(DELEGATION)).containsExactly("vended-credentials"));
     });
     this.requests.clear();
     this.onCatalog.withPropertyValues(PREFIX + "vended-credentials=false").run(context -> {
-      context.getBean(IcebergScanPlanner.class).loadTable(identifier(table));
+      context.getBean(IcebergScanPlanner.class).loadTable(table.identifier());
       assertThat(requestsTo(load)).singleElement()
           .satisfies(request -> assertThat(request.headers().containsHeader(DELEGATION)).isFalse());
     });
@@ -410,8 +410,8 @@ class IcebergReadingAutoConfigurationTests {
   }
 
   private static IcebergScanPlan plan(IcebergScanPlanner iceberg, EmbeddedTable table) {
-    IcebergTable loaded = iceberg.loadTable(identifier(table));
-    return iceberg.plan(loaded, ScanRequest.all());
+    IcebergTable loaded = iceberg.loadTable(table.identifier());
+    return iceberg.plan(loaded, IcebergScan.all());
   }
 
   private static List<Record> read(CloseableIterable<Record> rows) {

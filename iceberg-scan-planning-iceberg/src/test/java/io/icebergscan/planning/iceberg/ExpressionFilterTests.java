@@ -30,9 +30,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Iceberg expressions as filters, checked against Apache Iceberg's server: unbound and bound ones mean the same,
- * prune the same partitions and read the same rows as the core's {@link RowFilter} for the same condition.
+ * and prune the same partitions as the core's {@link RowFilter} for the same condition.
  */
-class IcebergFiltersTests {
+class ExpressionFilterTests {
 
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -55,7 +55,7 @@ class IcebergFiltersTests {
     events.appendRows(FileFormat.AVRO, rows);
     planner = ScanPlanner.builder().uri(catalog.uri()).build();
     iceberg = IcebergScanPlanner.builder(planner).scanReports(false).build();
-    table = iceberg.loadTable(io.icebergscan.planning.model.TableIdentifier.of("filters", "events"));
+    table = iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("filters", "events"));
   }
 
   @AfterAll
@@ -65,32 +65,40 @@ class IcebergFiltersTests {
   }
 
   @Test
-  void unboundBoundAndRowFilterMeanTheSame() {
+  void unboundAndBoundExpressionsMeanWhatTheCoresRowFilterMeans() {
     Expression unbound = Expressions.and(Expressions.greaterThanOrEqual("id", 10L),
         Expressions.equal("day", "2026-11-03"));
     Expression bound = Binder.bind(SCHEMA.asStruct(), unbound, true);
     RowFilter typed = RowFilter.and(RowFilter.greaterThanOrEqual("id", 10L),
         RowFilter.equal("day", LocalDate.of(2026, 11, 3)));
 
-    List<Long> fromUnbound = ids(ScanRequest.builder().filter(IcebergFilters.toRowFilter(unbound)).build());
+    List<Long> fromUnbound = ids(IcebergScan.all().filter(unbound));
     assertThat(fromUnbound).containsExactlyInAnyOrder(12L, 17L, 22L, 27L);
-    assertThat(ids(ScanRequest.builder().filter(IcebergFilters.toRowFilter(bound)).build()))
-        .containsExactlyInAnyOrderElementsOf(fromUnbound);
-    assertThat(ids(ScanRequest.builder().filter(typed).build())).containsExactlyInAnyOrderElementsOf(fromUnbound);
-    // and the server pruned by the partition: one day's file was planned
-    try (IcebergScanPlan plan = iceberg.plan(table, ScanRequest.builder().filter(IcebergFilters.toRowFilter(bound))
-        .build())) {
+    assertThat(ids(IcebergScan.all().filter(bound))).containsExactlyInAnyOrderElementsOf(fromUnbound);
+    // the server pruned by the partition: one day's file was planned, for the expression and the core's filter alike
+    try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all().filter(bound))) {
       assertThat(plan.tasks()).hasSize(1);
     }
+    assertThat(planner.plan(table.catalogIdentifier(), ScanRequest.builder().filter(typed).build()).tasks())
+        .hasSize(1);
+  }
+
+  @Test
+  void filtersAreAndedAsIcebergsScansAndThem() {
+    IcebergScan scan = IcebergScan.all().filter(Expressions.greaterThanOrEqual("id", 10L))
+        .filter(Expressions.equal("day", "2026-11-03"));
+    assertThat(scan.filter().toString()).isEqualTo(Expressions.and(Expressions.greaterThanOrEqual("id", 10L),
+        Expressions.equal("day", "2026-11-03")).toString());
+    assertThat(ids(scan)).containsExactlyInAnyOrder(12L, 17L, 22L, 27L);
   }
 
   @Test
   void aNullFilterIsRefused() {
-    assertThatThrownBy(() -> IcebergFilters.toRowFilter(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> IcebergScan.all().filter(null)).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("filter");
   }
 
-  private static List<Long> ids(ScanRequest request) {
+  private static List<Long> ids(IcebergScan request) {
     try (IcebergScanPlan plan = iceberg.plan(table, request); CloseableIterable<Record> rows = plan.rows()) {
       List<Long> ids = new ArrayList<>();
       rows.forEach(row -> ids.add((Long) row.getField("id")));
