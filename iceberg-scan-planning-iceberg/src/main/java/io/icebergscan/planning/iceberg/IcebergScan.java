@@ -3,6 +3,7 @@ package io.icebergscan.planning.iceberg;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -33,36 +34,48 @@ import org.jspecify.annotations.Nullable;
  */
 public final class IcebergScan {
 
-  private static final IcebergScan ALL = new IcebergScan(Expressions.alwaysTrue(), null, true, null, null, null, null,
-      null, null, null, null);
+  private static final IcebergScan ALL = new IcebergScan(new Options());
 
-  private final Expression filter;
-  private final @Nullable List<String> select;
-  private final boolean caseSensitive;
-  private final @Nullable Long snapshotId;
-  private final @Nullable String ref;
-  private final @Nullable Long asOfTime;
-  private final @Nullable Long fromSnapshotExclusive;
-  private final @Nullable Long toSnapshot;
-  private final @Nullable List<String> columnStats;
-  private final @Nullable Long minRowsRequested;
-  private final @Nullable Integer maxConcurrency;
+  /**
+   * The scan's options: copied by each refinement, which changes its copy before the new scan is made, and never
+   * changed after; the scan's final field publishes them safely, so a scan may be shared between threads.
+   */
+  private static final class Options implements Cloneable {
 
-  private IcebergScan(Expression filter, @Nullable List<String> select, boolean caseSensitive,
-      @Nullable Long snapshotId, @Nullable String ref, @Nullable Long asOfTime, @Nullable Long fromSnapshotExclusive,
-      @Nullable Long toSnapshot, @Nullable List<String> columnStats, @Nullable Long minRowsRequested,
-      @Nullable Integer maxConcurrency) {
-    this.filter = filter;
-    this.select = select;
-    this.caseSensitive = caseSensitive;
-    this.snapshotId = snapshotId;
-    this.ref = ref;
-    this.asOfTime = asOfTime;
-    this.fromSnapshotExclusive = fromSnapshotExclusive;
-    this.toSnapshot = toSnapshot;
-    this.columnStats = columnStats;
-    this.minRowsRequested = minRowsRequested;
-    this.maxConcurrency = maxConcurrency;
+    Expression filter = Expressions.alwaysTrue();
+    @Nullable List<String> select;
+    boolean caseSensitive = true;
+    @Nullable Long snapshotId;
+    @Nullable String ref;
+    @Nullable Long asOfTime;
+    @Nullable Long fromSnapshotExclusive;
+    @Nullable Long toSnapshot;
+    @Nullable List<String> columnStats;
+    @Nullable Long minRowsRequested;
+    @Nullable Integer maxConcurrency;
+
+    @Override
+    protected Options clone() {
+      try {
+        return (Options) super.clone();
+      }
+      catch (CloneNotSupportedException impossible) {
+        throw new AssertionError(impossible);
+      }
+    }
+  }
+
+  private final Options options;
+
+  private IcebergScan(Options options) {
+    this.options = options;
+  }
+
+  /** A new scan with this one's options as {@code change} sets them. */
+  private IcebergScan with(Consumer<Options> change) {
+    Options next = this.options.clone();
+    change.accept(next);
+    return new IcebergScan(next);
   }
 
   /** Every row of the table's current snapshot, every column, case-sensitive names. */
@@ -73,10 +86,8 @@ public final class IcebergScan {
   /** This scan with {@code expression} ANDed to its filter, as {@code TableScan.filter} does. */
   public IcebergScan filter(Expression expression) {
     Objects.requireNonNull(expression, "filter");
-    Expression combined = this.filter == Expressions.alwaysTrue() ? expression : Expressions.and(this.filter,
-        expression);
-    return new IcebergScan(combined, this.select, this.caseSensitive, this.snapshotId, this.ref, this.asOfTime,
-        this.fromSnapshotExclusive, this.toSnapshot, this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.filter = next.filter == Expressions.alwaysTrue() ? expression
+        : Expressions.and(next.filter, expression));
   }
 
   /**
@@ -86,8 +97,7 @@ public final class IcebergScan {
    */
   public IcebergScan select(Collection<String> columns) {
     List<String> copy = List.copyOf(Objects.requireNonNull(columns, "columns"));
-    return new IcebergScan(this.filter, copy, this.caseSensitive, this.snapshotId, this.ref, this.asOfTime,
-        this.fromSnapshotExclusive, this.toSnapshot, this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.select = copy);
   }
 
   /** See {@link #select(Collection)}. */
@@ -97,57 +107,44 @@ public final class IcebergScan {
 
   /** Whether the names in {@link #select} and {@link #filter} match the schema's case-sensitively (the default). */
   public IcebergScan caseSensitive(boolean caseSensitive) {
-    return new IcebergScan(this.filter, this.select, caseSensitive, this.snapshotId, this.ref, this.asOfTime,
-        this.fromSnapshotExclusive, this.toSnapshot, this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.caseSensitive = caseSensitive);
   }
 
   /** This scan of the snapshot with that id (time travel), read with that snapshot's schema. */
   public IcebergScan useSnapshot(long snapshotId) {
     checkNoSnapshotYet("useSnapshot(" + snapshotId + ")");
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, snapshotId, null, null, null, null,
-        this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.snapshotId = snapshotId);
   }
 
   /** This scan of the snapshot a branch or tag names: a tag read with its snapshot's schema, a branch with the table's. */
   public IcebergScan useRef(String name) {
     Objects.requireNonNull(name, "ref");
     checkNoSnapshotYet("useRef(" + name + ")");
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, null, name, null, null, null,
-        this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.ref = name);
   }
 
   /** This scan of the snapshot that was current at that time (epoch milliseconds), read with its schema. */
   public IcebergScan asOfTime(long timestampMillis) {
     checkNoSnapshotYet("asOfTime(" + timestampMillis + ")");
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, null, null, timestampMillis, null, null,
-        this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.asOfTime = timestampMillis);
   }
 
   /** An incremental scan of the data appended after that snapshot, up to {@link #toSnapshot} or the current one. */
   public IcebergScan fromSnapshotExclusive(long snapshotId) {
-    if (this.snapshotId != null || this.ref != null || this.asOfTime != null) {
-      throw new IllegalArgumentException("fromSnapshotExclusive(" + snapshotId + ") cannot follow " + snapshotChoice()
-          + ": an incremental scan spans snapshots; choose one");
-    }
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, null, null, null, snapshotId,
-        this.toSnapshot, this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    checkNoSnapshotChosen("fromSnapshotExclusive(" + snapshotId + ")");
+    return with(next -> next.fromSnapshotExclusive = snapshotId);
   }
 
   /** The inclusive end of an incremental scan; needs {@link #fromSnapshotExclusive}. */
   public IcebergScan toSnapshot(long snapshotId) {
-    if (this.snapshotId != null || this.ref != null || this.asOfTime != null) {
-      throw new IllegalArgumentException("toSnapshot(" + snapshotId + ") cannot follow " + snapshotChoice()
-          + ": an incremental scan spans snapshots; choose one");
-    }
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, null, null, null,
-        this.fromSnapshotExclusive, snapshotId, this.columnStats, this.minRowsRequested, this.maxConcurrency);
+    checkNoSnapshotChosen("toSnapshot(" + snapshotId + ")");
+    return with(next -> next.toSnapshot = snapshotId);
   }
 
   /** The columns whose statistics (counts and bounds) every data file of the plan carries, as Iceberg's client asks. */
   public IcebergScan includeColumnStats(Collection<String> columns) {
     List<String> copy = List.copyOf(Objects.requireNonNull(columns, "columns"));
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, this.snapshotId, this.ref, this.asOfTime,
-        this.fromSnapshotExclusive, this.toSnapshot, copy, this.minRowsRequested, this.maxConcurrency);
+    return with(next -> next.columnStats = copy);
   }
 
   /** A hint to the catalog that this many rows are enough. */
@@ -155,8 +152,7 @@ public final class IcebergScan {
     if (rows < 0) {
       throw new IllegalArgumentException("minRowsRequested must not be negative: " + rows);
     }
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, this.snapshotId, this.ref, this.asOfTime,
-        this.fromSnapshotExclusive, this.toSnapshot, this.columnStats, rows, this.maxConcurrency);
+    return with(next -> next.minRowsRequested = rows);
   }
 
   /** The plan-task fetches this plan may have in flight, at most the planner's own limit. */
@@ -164,85 +160,91 @@ public final class IcebergScan {
     if (maxConcurrency < 1) {
       throw new IllegalArgumentException("maxConcurrency must be at least 1: " + maxConcurrency);
     }
-    return new IcebergScan(this.filter, this.select, this.caseSensitive, this.snapshotId, this.ref, this.asOfTime,
-        this.fromSnapshotExclusive, this.toSnapshot, this.columnStats, this.minRowsRequested, maxConcurrency);
+    return with(next -> next.maxConcurrency = maxConcurrency);
   }
 
   /** The filter, {@code alwaysTrue} when none was given. */
   public Expression filter() {
-    return this.filter;
+    return this.options.filter;
   }
 
   /** The columns selected, or {@code null} for all. */
   public @Nullable List<String> selectedColumns() {
-    return this.select;
+    return this.options.select;
   }
 
   public boolean isCaseSensitive() {
-    return this.caseSensitive;
+    return this.options.caseSensitive;
   }
 
   @Nullable Long snapshotId() {
-    return this.snapshotId;
+    return this.options.snapshotId;
   }
 
   @Nullable String ref() {
-    return this.ref;
+    return this.options.ref;
   }
 
   @Nullable Long asOfTime() {
-    return this.asOfTime;
+    return this.options.asOfTime;
   }
 
   @Nullable Long fromSnapshotExclusive() {
-    return this.fromSnapshotExclusive;
+    return this.options.fromSnapshotExclusive;
   }
 
   @Nullable Long toSnapshot() {
-    return this.toSnapshot;
+    return this.options.toSnapshot;
   }
 
   @Nullable List<String> columnStats() {
-    return this.columnStats;
+    return this.options.columnStats;
   }
 
   @Nullable Long minRowsRequested() {
-    return this.minRowsRequested;
+    return this.options.minRowsRequested;
   }
 
   @Nullable Integer maxConcurrency() {
-    return this.maxConcurrency;
+    return this.options.maxConcurrency;
+  }
+
+  private void checkNoSnapshotChosen(String range) {
+    if (this.options.snapshotId != null || this.options.ref != null || this.options.asOfTime != null) {
+      throw new IllegalArgumentException(range + " cannot follow " + snapshotChoice()
+          + ": an incremental scan spans snapshots; choose one");
+    }
   }
 
   private void checkNoSnapshotYet(String choice) {
-    if (this.snapshotId != null || this.ref != null || this.asOfTime != null) {
+    if (this.options.snapshotId != null || this.options.ref != null || this.options.asOfTime != null) {
       throw new IllegalArgumentException(choice + " cannot follow " + snapshotChoice() + ": a scan reads one snapshot");
     }
-    if (this.fromSnapshotExclusive != null || this.toSnapshot != null) {
+    if (this.options.fromSnapshotExclusive != null || this.options.toSnapshot != null) {
       throw new IllegalArgumentException(choice + " cannot follow an incremental scan's range: choose one");
     }
   }
 
   private String snapshotChoice() {
-    return this.snapshotId != null ? "useSnapshot(" + this.snapshotId + ")"
-        : this.ref != null ? "useRef(" + this.ref + ")" : "asOfTime(" + this.asOfTime + ")";
+    return this.options.snapshotId != null ? "useSnapshot(" + this.options.snapshotId + ")"
+        : this.options.ref != null ? "useRef(" + this.options.ref + ")" : "asOfTime(" + this.options.asOfTime + ")";
   }
 
   @Override
   public String toString() {
-    StringBuilder out = new StringBuilder("IcebergScan[filter=").append(this.filter);
-    if (this.select != null) {
-      out.append(", select=").append(this.select);
+    StringBuilder out = new StringBuilder("IcebergScan[filter=").append(this.options.filter);
+    if (this.options.select != null) {
+      out.append(", select=").append(this.options.select);
     }
-    if (!this.caseSensitive) {
+    if (!this.options.caseSensitive) {
       out.append(", case-insensitive");
     }
-    if (this.snapshotId != null || this.ref != null || this.asOfTime != null) {
+    if (this.options.snapshotId != null || this.options.ref != null || this.options.asOfTime != null) {
       out.append(", ").append(snapshotChoice());
     }
-    if (this.fromSnapshotExclusive != null || this.toSnapshot != null) {
-      out.append(", appends after ").append(this.fromSnapshotExclusive).append(" up to ")
-          .append(this.toSnapshot == null ? "the current snapshot" : this.toSnapshot);
+    if (this.options.fromSnapshotExclusive != null || this.options.toSnapshot != null) {
+      out.append(", appends after ").append(this.options.fromSnapshotExclusive).append(" up to ")
+          .append(this.options.toSnapshot == null ? "the current snapshot" : this.options.toSnapshot);
     }
     return out.append(']').toString();
   }
