@@ -17,12 +17,9 @@ import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Binder;
-import org.apache.iceberg.expressions.BoundPredicate;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
-import org.apache.iceberg.expressions.ExpressionVisitors;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.expressions.UnboundPredicate;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
@@ -225,44 +222,17 @@ final class ResolvedScan {
     return filter;
   }
 
+  /** Whether any predicate is bound: Iceberg's own check, which calls a partly bound expression an error. */
   private static boolean isBound(Expression expression) {
-    return ExpressionVisitors.visit(expression, new ExpressionVisitors.ExpressionVisitor<Boolean>() {
-
-      @Override
-      public Boolean alwaysTrue() {
-        return false;
-      }
-
-      @Override
-      public Boolean alwaysFalse() {
-        return false;
-      }
-
-      @Override
-      public Boolean not(Boolean result) {
-        return result;
-      }
-
-      @Override
-      public Boolean and(Boolean left, Boolean right) {
-        return left || right;
-      }
-
-      @Override
-      public Boolean or(Boolean left, Boolean right) {
-        return left || right;
-      }
-
-      @Override
-      public <T> Boolean predicate(BoundPredicate<T> predicate) {
-        return true;
-      }
-
-      @Override
-      public <T> Boolean predicate(UnboundPredicate<T> predicate) {
-        return false;
-      }
-    });
+    if (expression.op() == Expression.Operation.TRUE || expression.op() == Expression.Operation.FALSE) {
+      return false;
+    }
+    try {
+      return Binder.isBound(expression);
+    }
+    catch (ValidationException partlyBound) {
+      return true;
+    }
   }
 
   private static Schema select(IcebergTable table, Schema schema, List<String> columns, boolean caseSensitive) {

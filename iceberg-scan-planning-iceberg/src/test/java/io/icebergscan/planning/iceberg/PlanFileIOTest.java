@@ -173,10 +173,7 @@ class PlanFileIOTest {
   void aRefreshThatFailsWhileTheCredentialsStillHoldKeepsThem() {
     TestClock clock = new TestClock(EXPIRY - Duration.ofMinutes(1).toMillis());
     AtomicInteger refreshes = new AtomicInteger();
-    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), () -> {
-      refreshes.incrementAndGet();
-      throw new ForbiddenException("the catalog vends no more");
-    }, clock)) {
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), refusing(refreshes), clock)) {
       // the credentials hold for another minute: the read goes on with them, as Iceberg's own S3 refresh does
       io.newInputFile(this.file);
       assertThat(refreshes).hasValue(1);
@@ -258,10 +255,7 @@ class PlanFileIOTest {
   void aRefreshThatFailsFromTheMillisecondTheCredentialsExpireFailsTheOpen() {
     TestClock clock = new TestClock(EXPIRY - 1);
     AtomicInteger refreshes = new AtomicInteger();
-    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), () -> {
-      refreshes.incrementAndGet();
-      throw new ForbiddenException("the catalog vends no more");
-    }, clock)) {
+    try (PlanFileIO io = new PlanFileIO(PLAN, BASE, List.of(expiring("first", EXPIRY)), refusing(refreshes), clock)) {
       io.newInputFile(this.file);
       assertThat(accessKeys()).as("a millisecond before the expiry they still hold").containsExactly("first");
       clock.set(EXPIRY);
@@ -306,6 +300,14 @@ class PlanFileIOTest {
   }
 
   /** A clock that moves only when a test moves it. */
+  /** A refresh that counts its calls and is refused, as a catalog that vends no more credentials refuses it. */
+  private static Supplier<List<StorageCredential>> refusing(AtomicInteger refreshes) {
+    return () -> {
+      refreshes.incrementAndGet();
+      throw new ForbiddenException("the catalog vends no more");
+    };
+  }
+
   static final class TestClock extends Clock {
 
     private final AtomicLong millis;

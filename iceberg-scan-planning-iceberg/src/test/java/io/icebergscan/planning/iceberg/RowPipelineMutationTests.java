@@ -351,10 +351,7 @@ class RowPipelineMutationTests {
     RuntimeException broken = new IllegalStateException("the first task cannot be read");
     RowPipeline pipeline = pipeline(1, 2, true, null);
     RecordingSource source = new RecordingSource(null);
-    pipeline.start(source);
-    pipeline.offer(this.small.get(0), reader(() -> {
-      throw broken;
-    }));
+    startWithAFirstTaskThatFails(pipeline, source, broken);
     this.jobs.runAll();
     assertThat(source.cancels).as("before the reader got to the failure").hasValue(1);
     assertThatThrownBy(() -> pipeline.take(false)).isSameAs(broken);
@@ -365,10 +362,7 @@ class RowPipelineMutationTests {
     RuntimeException broken = new IllegalStateException("the first task cannot be read");
     RowPipeline pipeline = pipeline(1, 2, true, null);
     RecordingSource source = new RecordingSource(null);
-    pipeline.start(source);
-    pipeline.offer(this.small.get(0), reader(() -> {
-      throw broken;
-    }));
+    startWithAFirstTaskThatFails(pipeline, source, broken);
     pipeline.offer(this.small.get(1), this.reader);
     pipeline.sourceDone();
     this.jobs.runAll();
@@ -466,6 +460,14 @@ class RowPipelineMutationTests {
   }
 
   // ---- fixtures
+
+  /** Starts the read from {@code source} and offers it a first task whose reader fails with {@code broken}. */
+  private void startWithAFirstTaskThatFails(RowPipeline pipeline, RecordingSource source, RuntimeException broken) {
+    pipeline.start(source);
+    pipeline.offer(this.small.get(0), reader(() -> {
+      throw broken;
+    }));
+  }
 
   private RowPipeline pipeline(int concurrency, int readAhead, boolean ordered, @Nullable Runnable onChange) {
     RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, concurrency, readAhead, ordered, onChange);
