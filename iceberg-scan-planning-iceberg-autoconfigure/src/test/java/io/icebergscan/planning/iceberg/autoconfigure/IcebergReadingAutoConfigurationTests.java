@@ -1,5 +1,6 @@
 package io.icebergscan.planning.iceberg.autoconfigure;
 
+import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -18,7 +19,6 @@ import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
-import io.icebergscan.planning.iceberg.TestRows;
 import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -29,6 +29,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.relocated.com.google.common.collect.Lists;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -387,12 +388,6 @@ class IcebergReadingAutoConfigurationTests {
         Map.entry(PREFIX + "file-io", "java.util.Map<java.lang.String,java.lang.String>"));
   }
 
-  @Test
-  void itRunsAfterThePlannersAutoConfigurationWhoseNameItGives() {
-    assertThat(IcebergReadingAutoConfiguration.SCAN_PLANNING_AUTO_CONFIGURATION)
-        .isEqualTo(ScanPlanningAutoConfiguration.class.getName());
-  }
-
   private List<ClientRequest> requestsTo(String path) {
     return this.requests.stream().filter(request -> request.url().getRawPath().equals(path)).toList();
   }
@@ -414,8 +409,11 @@ class IcebergReadingAutoConfigurationTests {
     return iceberg.plan(loaded, IcebergScan.all());
   }
 
-  private static List<Record> read(CloseableIterable<Record> rows) {
-    return TestRows.readAll(rows);
+  /** Every row, the rows closed after. */
+  private static List<Record> read(CloseableIterable<Record> rows) throws IOException {
+    try (rows) {
+      return Lists.newArrayList(rows);
+    }
   }
 
   @Configuration(proxyBeanMethods = false)

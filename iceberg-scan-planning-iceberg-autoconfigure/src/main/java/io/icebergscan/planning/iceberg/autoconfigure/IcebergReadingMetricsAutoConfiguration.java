@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
     ScanPlanningExecutorMeters.SPRING_BOOT_EXECUTOR_METRICS })
-@ConditionalOnClass({ MeterRegistry.class, ScanPlanningExecutorMeters.class })
+@ConditionalOnClass({ IcebergScanPlanner.class, MeterRegistry.class, ScanPlanningExecutorMeters.class })
 @ConditionalOnBean({ IcebergScanPlanner.class, MeterRegistry.class })
 public final class IcebergReadingMetricsAutoConfiguration {
 

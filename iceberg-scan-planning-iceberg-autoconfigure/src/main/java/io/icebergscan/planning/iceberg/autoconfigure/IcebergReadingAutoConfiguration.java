@@ -1,9 +1,12 @@
 package io.icebergscan.planning.iceberg.autoconfigure;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration;
+import io.icebergscan.planning.autoconfigure.UnresolvedPlaceholderException;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -22,18 +25,11 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
  * Auto-configuration of the {@link IcebergScanPlanner}, which reads the plans of the {@link ScanPlanner} bean, and of
  * the executor it reads rows on.
  */
-@AutoConfiguration(afterName = IcebergReadingAutoConfiguration.SCAN_PLANNING_AUTO_CONFIGURATION)
+@AutoConfiguration(after = ScanPlanningAutoConfiguration.class)
 @ConditionalOnClass(IcebergScanPlanner.class)
 @ConditionalOnSingleCandidate(ScanPlanner.class)
 @EnableConfigurationProperties(IcebergReadingProperties.class)
 public final class IcebergReadingAutoConfiguration {
-
-  /**
-   * By name: iceberg-scan-planning-autoconfigure is optional here (an application may build its planner itself),
-   * and a class literal of a missing module makes Spring log a {@code TypeNotPresentException}.
-   */
-  static final String SCAN_PLANNING_AUTO_CONFIGURATION =
-      "io.icebergscan.planning.autoconfigure.ScanPlanningAutoConfiguration";
 
   /** The name of the executor rows are read on. */
   public static final String READ_EXECUTOR_BEAN_NAME = "icebergScanPlanningReadExecutor";
@@ -76,7 +72,7 @@ public final class IcebergReadingAutoConfiguration {
   IcebergScanPlanner icebergReadingScanPlanner(ScanPlanner planner, IcebergReadingProperties properties,
       @Qualifier(READ_EXECUTOR_BEAN_NAME) Executor readExecutor) {
     IcebergScanPlanner.Builder builder = IcebergScanPlanner.builder(planner)
-        .fileIoProperties(FileIoCredentials.resolved(properties.fileIo())).readExecutor(readExecutor);
+        .fileIoProperties(resolved(properties.fileIo())).readExecutor(readExecutor);
     PropertyMapper map = PropertyMapper.get();
     map.from(properties.splitSize()).to(size -> checked("split-size", size, () -> builder.splitSize(size.toBytes())));
     map.from(properties.readConcurrency())
@@ -84,6 +80,16 @@ public final class IcebergReadingAutoConfiguration {
     map.from(properties.scanReports()).to(builder::scanReports);
     map.from(properties.vendedCredentials()).to(builder::vendedCredentials);
     return builder.build();
+  }
+
+  /**
+   * The FileIO properties hold credentials ({@code s3.secret-access-key}, …): refused, as the planner's own
+   * credentials are, when one still holds a {@code ${…}} placeholder that nothing resolved, which would otherwise
+   * reach the object store as it is.
+   */
+  private static Map<String, String> resolved(Map<String, String> fileIo) {
+    UnresolvedPlaceholderException.throwIfUnresolvedIn(PREFIX + "file-io", fileIo);
+    return fileIo;
   }
 
   /** The builder checks each value; one it refuses fails start-up naming the property, as the planner's do. */
