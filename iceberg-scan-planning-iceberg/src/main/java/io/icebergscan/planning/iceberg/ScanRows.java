@@ -1,5 +1,7 @@
 package io.icebergscan.planning.iceberg;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
@@ -115,6 +117,22 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
       reader.pipeline.start(this.sources.apply(reader.pipeline));
       reader.drain();
     }, FluxSink.OverflowStrategy.ERROR).subscribeOn(Schedulers.fromExecutor(this.reading.executor()), false);
+  }
+
+  /**
+   * Closes every read this handed out, as closing each of them would. Declares no {@code IOException}, unlike
+   * {@code CloseableIterable}, so that a try-with-resources over rows needs no catch: closing a read only cancels it.
+   *
+   * @throws UncheckedIOException if closing a read failed, which none of them does
+   */
+  @Override
+  public void close() {
+    try {
+      super.close();
+    }
+    catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
   }
 
   @Override

@@ -164,9 +164,6 @@ class ParallelReadTests {
         try (rows) {
           rows.forEach(row -> read.add((Long) row.getField("id")));
         }
-        catch (java.io.IOException closing) {
-          throw new java.io.UncheckedIOException(closing);
-        }
       });
       assertThat(held.awaitArrival()).isTrue();
       await().atMost(BOUND).until(() -> this.scope.failedOpens() >= 1);

@@ -1,0 +1,8 @@
+package io.icebergscan.snippets;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/** The application the documentation's services belong to, as a reader's would. */
+@SpringBootApplication
+public class SnippetsApplication {
+}

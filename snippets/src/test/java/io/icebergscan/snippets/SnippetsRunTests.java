@@ -1,0 +1,96 @@
+package io.icebergscan.snippets;
+
+import java.util.List;
+
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.model.FileScanTask;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalogTest;
+import io.icebergscan.planning.test.EmbeddedTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.relocated.com.google.common.collect.Lists;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * The documentation's code, run: each snippet of {@code src/main} against the embedded catalog's {@code sales.orders},
+ * two Parquet files of real rows: one of small orders, which a filter on big ones prunes, and one of big orders and
+ * a small one, which the filter's residual drops as the rows are read.
+ */
+@SpringBootTest
+@EmbeddedIcebergCatalogTest
+@ExtendWith(OutputCaptureExtension.class)
+class SnippetsRunTests {
+
+  private static final Schema ORDERS = new Schema(Types.NestedField.required(1, "order_id", Types.LongType.get()),
+      Types.NestedField.required(2, "amount", Types.IntegerType.get()));
+
+  EmbeddedIcebergCatalog catalog;
+
+  @Autowired ScanPlanner planner;
+  @Autowired Scans scans;
+  @Autowired OrderRows orderRows;
+
+  /**
+   * Makes the table once for the context's catalog, which the tests share: small orders appended first, then big
+   * ones with a small one.
+   *
+   * @return the location of the big orders' file, the one the last snapshot added
+   */
+  private synchronized String bigOrdersFile() {
+    TableIdentifier name = TableIdentifier.of("sales", "orders");
+    if (!this.catalog.catalog().tableExists(name)) {
+      EmbeddedTable table = this.catalog.createTable(name, ORDERS);
+      table.appendRows(FileFormat.PARQUET, List.of(table.newRecord(1L, 50), table.newRecord(2L, 70)));
+      table.appendRows(FileFormat.PARQUET, List.of(table.newRecord(3L, 150), table.newRecord(4L, 300),
+          table.newRecord(5L, 20)));
+    }
+    Table table = this.catalog.table(name).table();
+    List<DataFile> added = Lists.newArrayList(table.currentSnapshot().addedDataFiles(table.io()));
+    assertThat(added).hasSize(1);
+    return added.get(0).location();
+  }
+
+  @Test
+  void theReadmesServicePlansOnlyTheFileOfBigOrders() {
+    String big = bigOrdersFile();
+    List<FileScanTask> tasks = this.scans.bigOrders();
+    assertThat(tasks).extracting(task -> task.dataFile().filePath()).containsExactly(big);
+  }
+
+  @Test
+  void theReadmesPlainJavaPlansAndStreamsTheTasks(CapturedOutput output) {
+    String big = bigOrdersFile();
+    PlanOrders.planOrders(this.catalog.uri());
+    assertThat(output.getOut()).contains("2 tasks, ").contains(big);
+  }
+
+  @Test
+  void theConfigurationGuidesServiceReadsEveryRow() {
+    bigOrdersFile();
+    assertThat(this.orderRows.all()).extracting(row -> row.getField("order_id"), row -> row.getField("amount"))
+        .containsExactlyInAnyOrder(tuple(1L, 50), tuple(2L, 70), tuple(3L, 150), tuple(4L, 300),
+            tuple(5L, 20));
+  }
+
+  @Test
+  void theReadingGuidesCodeReadsTheBigOrdersThreeWays(CapturedOutput output) {
+    bigOrdersFile();
+    List<Record> reactive = ReadOrders.read(this.planner).collectList().block();
+    assertThat(reactive).extracting(row -> row.getField("order_id")).containsExactlyInAnyOrder(3L, 4L);
+    assertThat(output.getOut()).contains("1 tasks in 1 splits");
+  }
+}
