@@ -88,8 +88,10 @@ class FaultInjectionTest {
     this.server.script((request, out) -> {
       // read the request, answer nothing, keep the connection open
     });
-    assertThat(planAndClose()).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config")
+    Throwable failure = planAndClose();
+    assertThat(failure).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config")
         .hasMessageContaining("no response within the response timeout");
+    assertThat(((TransportException) failure).timedOut()).as("reached, and too late").isTrue();
     assertThat(this.server.requests()).as("a timeout is not retried").containsExactly("GET /v1/config");
   }
 
@@ -103,6 +105,7 @@ class FaultInjectionTest {
     Throwable failure = planAndClose();
     assertThat(failure).isInstanceOf(TransportException.class);
     assertThat(((ScanPlanningException) failure).planTask()).isEqualTo("h1");
+    assertThat(((TransportException) failure).timedOut()).as("cut off, not late").isFalse();
     assertThat(this.server.requests()).as("a reset is retried once, then the plan is abandoned")
         .containsExactly("GET /v1/config", "POST /v1/namespaces/db/tables/t/plan",
             "POST /v1/namespaces/db/tables/t/tasks", "POST /v1/namespaces/db/tables/t/tasks",
@@ -139,8 +142,10 @@ class FaultInjectionTest {
     });
     long started = System.nanoTime();
     // each byte comes well within the response timeout (500 ms): only the request timeout (1.5 s) ends it
-    assertThat(planAndClose()).isInstanceOf(TransportException.class).hasMessageContaining("request timeout")
+    Throwable failure = planAndClose();
+    assertThat(failure).isInstanceOf(TransportException.class).hasMessageContaining("request timeout")
         .hasMessageContaining("/plan");
+    assertThat(((TransportException) failure).timedOut()).as("reached, and too late").isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
     assertThat(this.server.requests()).as("a request timeout is not retried")
         .containsExactly("GET /v1/config", "POST /v1/namespaces/db/tables/t/plan");
@@ -152,7 +157,9 @@ class FaultInjectionTest {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = "http://127.0.0.1:" + socket.getLocalPort();
     }
-    assertThat(planAndClose(closedPort)).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config");
+    Throwable failure = planAndClose(closedPort);
+    assertThat(failure).isInstanceOf(TransportException.class).hasMessageContaining("/v1/config");
+    assertThat(((TransportException) failure).timedOut()).as("not reached at all").isFalse();
   }
 
   @Test

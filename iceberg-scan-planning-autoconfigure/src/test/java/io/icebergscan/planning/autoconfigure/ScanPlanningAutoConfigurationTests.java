@@ -362,6 +362,7 @@ class ScanPlanningAutoConfigurationTests {
     // what no builder has: the switches' matchIfMissing, and the form of secretInBody(false)
     builders.put("iceberg.rest.scan-planning.enabled", true);
     builders.put("management.health.icebergscanplanning.enabled", true);
+    builders.put("iceberg.rest.scan-planning.problem-details.enabled", false);
     builders.put("iceberg.rest.oauth2.client-authentication-method", "client_secret_basic");
 
     Map<String, JsonNode> documented = new LinkedHashMap<>();
