@@ -1,6 +1,6 @@
 package io.icebergscan.planning.observation;
 
-import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.PlanStatistics;
 import io.icebergscan.planning.model.TableIdentifier;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
@@ -38,12 +38,12 @@ public final class ScanPlanningObservationContext extends Observation.Context {
     return this.planTasksFetched;
   }
 
-  /** HTTP requests the plan made, as {@link ScanPlan#requestsMade()} counts them; final once it stops. */
+  /** HTTP requests the plan made, as {@link PlanStatistics#requestsMade()} counts them; final once it stops. */
   public int requestsMade() {
     return this.requestsMade;
   }
 
-  /** How often the plan started over so far because the catalog forgot it ({@link ScanPlan#replans()}). */
+  /** How often the plan started over so far because the catalog forgot it ({@link PlanStatistics#replans()}). */
   public int replans() {
     return this.replans;
   }
