@@ -43,6 +43,7 @@ class SnippetsRunTests {
   @Autowired ScanPlanner planner;
   @Autowired Scans scans;
   @Autowired OrderRows orderRows;
+  @Autowired BigOrders bigOrders;
 
   /**
    * Makes the table once for the context's catalog, which the tests share: small orders appended first, then big
@@ -92,5 +93,12 @@ class SnippetsRunTests {
     List<Record> reactive = ReadOrders.read(this.planner).collectList().block();
     assertThat(reactive).extracting(row -> row.getField("order_id")).containsExactlyInAnyOrder(3L, 4L);
     assertThat(output.getOut()).contains("1 tasks in 1 splits");
+  }
+
+  @Test
+  void theReadingGuidesRecordsAreTheFirstBigOrders() {
+    bigOrdersFile();
+    assertThat(this.bigOrders.first(1)).containsExactly(new BigOrders.Order(3L, 150));
+    assertThat(this.bigOrders.first(5)).containsExactly(new BigOrders.Order(3L, 150), new BigOrders.Order(4L, 300));
   }
 }

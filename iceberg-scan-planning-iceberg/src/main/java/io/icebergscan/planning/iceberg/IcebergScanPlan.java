@@ -31,6 +31,7 @@ public final class IcebergScanPlan implements AutoCloseable {
   private final FileIO io;
   private final boolean ownsIo;
   private final String what;
+  private final boolean caseSensitive;
   /** The rows handed out, whose reads are cancelled when the plan closes. */
   private final CloseableGroup reads = new CloseableGroup();
   private volatile boolean closed;
@@ -42,6 +43,7 @@ public final class IcebergScanPlan implements AutoCloseable {
     this.tasks = List.copyOf(tasks);
     this.what = (scanPlan.planId() == null ? "a plan" : "plan " + scanPlan.planId()) + " of " + table.identifier();
     this.reader = new TaskReader(io, scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES), this::checkOpen);
+    this.caseSensitive = scan.caseSensitive();
     this.reading = reading;
     this.splitSettings = splitSettings;
     this.io = io;
@@ -104,9 +106,19 @@ public final class IcebergScanPlan implements AutoCloseable {
   public ScanRows rows() {
     checkOpen();
     ScanRows rows = new ScanRows(this.what, this.reading, pipeline -> TaskSources.of(pipeline, this.tasks,
-        this.reader), this::checkOpen, true);
+        this.reader), this::checkOpen, schema().asStruct(), this.caseSensitive);
     this.reads.addCloseable(rows);
     return rows;
+  }
+
+  /**
+   * Every task's rows as {@link #rows()} reads them, each as an instance of {@code type} ({@link ScanRows#as}).
+   *
+   * @throws RowMappingException when {@code type} does not fit the rows' columns, before any file is read
+   * @throws IllegalStateException when the plan is closed
+   */
+  public <T> MappedRows<T> rows(Class<T> type) {
+    return rows().as(type);
   }
 
   /**

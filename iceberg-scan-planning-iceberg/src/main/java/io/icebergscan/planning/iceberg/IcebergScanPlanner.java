@@ -168,7 +168,18 @@ public final class IcebergScanPlanner implements AutoCloseable {
                 io instanceof PlanFileIO planIo ? planIo::checkOpen : () -> { });
             return new TaskSources.OwnedReader(reader, table.io() == null ? io : null);
           });
-    }, () -> { }, true);
+    }, () -> { }, resolved.projection().asStruct(), resolved.caseSensitive());
+  }
+
+  /**
+   * The rows of {@link #readRows(IcebergTable, IcebergScan)}, each as an instance of {@code type}
+   * ({@link ScanRows#as}).
+   *
+   * @throws RowMappingException when {@code type} does not fit the scan's columns, before any request is made
+   * @throws IllegalArgumentException when the scan does not fit the table, before any request is made
+   */
+  public <T> MappedRows<T> readRows(IcebergTable table, IcebergScan scan, Class<T> type) {
+    return readRows(table, scan).as(type);
   }
 
   /** The split settings of a plan of {@code table}: its {@code read.split.*} properties, and the override if set. */

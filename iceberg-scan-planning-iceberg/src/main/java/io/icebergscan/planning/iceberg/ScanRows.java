@@ -14,6 +14,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
@@ -50,7 +51,12 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
   private final Reading reading;
   private final Function<RowPipeline, RowPipeline.Source> sources;
   private final Runnable checkOpen;
+  /** The columns of every row, which {@link #as(Class)} maps by name, case-sensitively as the scan is or not. */
+  private final Types.StructType columns;
+  private final boolean caseSensitive;
   private final boolean ordered;
+  /** Rows a read hands over at most before it ends, its files closed and its plan (if streamed) abandoned. */
+  private final long limit;
 
   /** Where and how many tasks at a time rows are read. */
   record Reading(Executor executor, int concurrency) {
@@ -66,19 +72,59 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
    * @param sources the source of the tasks of each read, for its pipeline; called on the thread that starts the
    *     read, which may block
    * @param checkOpen throws an {@link IllegalStateException} naming the plan once its rows may no longer be read
+   * @param columns the columns of every row
    */
   ScanRows(String what, Reading reading, Function<RowPipeline, RowPipeline.Source> sources, Runnable checkOpen,
-      boolean ordered) {
+      Types.StructType columns, boolean caseSensitive) {
     this.what = what;
     this.reading = reading;
     this.sources = sources;
     this.checkOpen = checkOpen;
+    this.columns = columns;
+    this.caseSensitive = caseSensitive;
+    this.ordered = true;
+    this.limit = Long.MAX_VALUE;
+  }
+
+  private ScanRows(ScanRows rows, boolean ordered, long limit) {
+    this.what = rows.what;
+    this.reading = rows.reading;
+    this.sources = rows.sources;
+    this.checkOpen = rows.checkOpen;
+    this.columns = rows.columns;
+    this.caseSensitive = rows.caseSensitive;
     this.ordered = ordered;
+    this.limit = limit;
   }
 
   /** The same rows, handed over as they are read rather than in task order. */
   public ScanRows unordered() {
-    return new ScanRows(this.what, this.reading, this.sources, this.checkOpen, false);
+    return new ScanRows(this, false, this.limit);
+  }
+
+  /**
+   * The same rows, at most the first {@code limit} of them (in task order, or as read when {@link #unordered()}): a
+   * read ends once it has handed them over, as if closed there, so the files it has open are closed, the tasks not
+   * read yet are not, and a plan streamed for it ({@code readRows}) is abandoned.
+   *
+   * @throws IllegalArgumentException when negative
+   */
+  public ScanRows limit(long limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must not be negative, but was " + limit);
+    }
+    return new ScanRows(this, this.ordered, Math.min(limit, this.limit));
+  }
+
+  /**
+   * The same rows as instances of {@code type}: a Java record's components, or a bean's setters, filled from the
+   * columns of the same name ({@link RowMapping} says which Java types hold which columns).
+   *
+   * @throws RowMappingException now, before any file is read, when {@code type} does not fit the rows' columns,
+   *     naming the component and the column
+   */
+  public <T> MappedRows<T> as(Class<T> type) {
+    return new MappedRows<>(this, RowMapping.of(type, this.columns, this.caseSensitive));
   }
 
   /** Whether rows come in task order. */
@@ -96,9 +142,11 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
     this.checkOpen.run();
     RowPipeline pipeline = new RowPipeline(this.what, this.reading.executor(), this.reading.concurrency(),
         this.reading.readAhead(), this.ordered, null);
-    RowIterator rows = new RowIterator(pipeline);
+    RowIterator rows = new RowIterator(pipeline, this.limit);
     addCloseable(rows);
-    pipeline.start(this.sources.apply(pipeline));
+    if (this.limit > 0) {
+      pipeline.start(this.sources.apply(pipeline));
+    }
     return rows;
   }
 
@@ -109,7 +157,13 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
    * subscribe on a non-blocking thread: the read starts on the reading executor.
    */
   public Flux<Record> flux() {
-    return Flux.<Record>create(sink -> {
+    if (this.limit == 0) {
+      return Flux.defer(() -> {
+        this.checkOpen.run();
+        return Flux.empty();
+      });
+    }
+    Flux<Record> rows = Flux.<Record>create(sink -> {
       FluxReader reader = new FluxReader(sink);
       sink.onRequest(requested -> reader.drain());
       sink.onDispose(reader.pipeline::cancel);
@@ -117,6 +171,8 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
       reader.pipeline.start(this.sources.apply(reader.pipeline));
       reader.drain();
     }, FluxSink.OverflowStrategy.ERROR).subscribeOn(Schedulers.fromExecutor(this.reading.executor()), false);
+    // take() cancels the read once the limit is handed over, as a subscriber's cancel does
+    return this.limit == Long.MAX_VALUE ? rows : rows.take(this.limit, true);
   }
 
   /**
@@ -137,7 +193,8 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
 
   @Override
   public String toString() {
-    return "ScanRows[" + this.what + (this.ordered ? ", in task order" : ", as read") + ", read concurrency "
+    return "ScanRows[" + this.what + (this.ordered ? ", in task order" : ", as read")
+        + (this.limit == Long.MAX_VALUE ? "" : ", at most " + this.limit + " rows") + ", read concurrency "
         + this.reading.concurrency() + "]";
   }
 
@@ -146,13 +203,26 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
     private final RowPipeline pipeline;
     private @Nullable ArrayDeque<Record> rows;
     private boolean end;
+    /** Rows still to hand over before the limit. */
+    private long left;
 
-    RowIterator(RowPipeline pipeline) {
+    /** With a limit of 0, the pipeline is never started: the read has ended before it began. */
+    RowIterator(RowPipeline pipeline, long limit) {
       this.pipeline = pipeline;
+      this.left = limit;
+      this.end = limit == 0;
     }
 
     @Override
     public boolean hasNext() {
+      if (this.left == 0) {
+        if (!this.end) {
+          // the limit is handed over: the read ends as a close ends it
+          this.end = true;
+          close();
+        }
+        return false;
+      }
       if (this.rows != null && !this.rows.isEmpty()) {
         return true;
       }
@@ -174,6 +244,7 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
+      this.left--;
       // hasNext() left a batch with a row in it
       return Objects.requireNonNull(this.rows).poll();
     }
