@@ -10,11 +10,10 @@ import io.icebergscan.planning.test.EmbeddedTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.relocated.com.google.common.collect.Lists;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,43 +44,40 @@ class SnippetsRunTests {
   @Autowired OrderRows orderRows;
   @Autowired BigOrders bigOrders;
 
+  private String bigOrdersFile;
+
   /**
-   * Makes the table once for the context's catalog, which the tests share: small orders appended first, then big
-   * ones with a small one.
-   *
-   * @return the location of the big orders' file, the one the last snapshot added
+   * The table afresh for each test: the context's catalog is shared with the other test classes of the same
+   * configuration. Small orders appended first, then big ones with a small one.
    */
-  private synchronized String bigOrdersFile() {
+  @BeforeEach
+  void orders() {
     TableIdentifier name = TableIdentifier.of("sales", "orders");
-    if (!this.catalog.catalog().tableExists(name)) {
-      EmbeddedTable table = this.catalog.createTable(name, ORDERS);
-      table.appendRows(FileFormat.PARQUET, List.of(table.newRecord(1L, 50), table.newRecord(2L, 70)));
-      table.appendRows(FileFormat.PARQUET, List.of(table.newRecord(3L, 150), table.newRecord(4L, 300),
-          table.newRecord(5L, 20)));
-    }
-    Table table = this.catalog.table(name).table();
-    List<DataFile> added = Lists.newArrayList(table.currentSnapshot().addedDataFiles(table.io()));
-    assertThat(added).hasSize(1);
-    return added.get(0).location();
+    this.catalog.catalog().dropTable(name);
+    EmbeddedTable table = this.catalog.createTable(name, ORDERS);
+    table.appendRows(FileFormat.PARQUET, List.of(table.newRecord(1L, 50), table.newRecord(2L, 70)));
+    List<DataFile> big = table.writeRows(FileFormat.PARQUET, List.of(table.newRecord(3L, 150),
+        table.newRecord(4L, 300), table.newRecord(5L, 20)));
+    table.append(big);
+    this.bigOrdersFile = big.get(0).location();
   }
 
   @Test
   void theReadmesServicePlansOnlyTheFileOfBigOrders() {
-    String big = bigOrdersFile();
+    String big = this.bigOrdersFile;
     List<FileScanTask> tasks = this.scans.bigOrders();
     assertThat(tasks).extracting(task -> task.dataFile().filePath()).containsExactly(big);
   }
 
   @Test
   void theReadmesPlainJavaPlansAndStreamsTheTasks(CapturedOutput output) {
-    String big = bigOrdersFile();
+    String big = this.bigOrdersFile;
     PlanOrders.planOrders(this.catalog.uri());
     assertThat(output.getOut()).contains("2 tasks, ").contains(big);
   }
 
   @Test
   void theConfigurationGuidesServiceReadsEveryRow() {
-    bigOrdersFile();
     assertThat(this.orderRows.all()).extracting(row -> row.getField("order_id"), row -> row.getField("amount"))
         .containsExactlyInAnyOrder(tuple(1L, 50), tuple(2L, 70), tuple(3L, 150), tuple(4L, 300),
             tuple(5L, 20));
@@ -89,7 +85,6 @@ class SnippetsRunTests {
 
   @Test
   void theReadingGuidesCodeReadsTheBigOrdersThreeWays(CapturedOutput output) {
-    bigOrdersFile();
     List<Record> reactive = ReadOrders.read(this.planner).collectList().block();
     assertThat(reactive).extracting(row -> row.getField("order_id")).containsExactlyInAnyOrder(3L, 4L);
     assertThat(output.getOut()).contains("1 tasks in 1 splits");
@@ -97,7 +92,6 @@ class SnippetsRunTests {
 
   @Test
   void theReadingGuidesRecordsAreTheFirstBigOrders() {
-    bigOrdersFile();
     assertThat(this.bigOrders.first(1)).containsExactly(new BigOrders.Order(3L, 150));
     assertThat(this.bigOrders.first(5)).containsExactly(new BigOrders.Order(3L, 150), new BigOrders.Order(4L, 300));
   }
