@@ -1,6 +1,7 @@
 package io.icebergscan.examples;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.icebergscan.planning.test.AnsweringTime;
 import io.icebergscan.planning.test.DemoTable;
@@ -16,6 +17,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -161,5 +163,58 @@ class ScanPlanningExampleApplicationTests {
         "iceberg.scan.planning.plan.task.fetches.active", "http.client.requests");
     JsonNode fetches = get("/actuator/metrics/iceberg.scan.planning.plan.task.fetches");
     assertThat(fetches.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1);
+  }
+
+  /** An exchange with the example's rows endpoint: status, content type, body. */
+  private record Answer(int status, String contentType, String body) {
+  }
+
+  /** {@code query} may hold URI variables after {@code {table}}: their values are encoded. */
+  private Answer rows(String query, MediaType accept, Object... variables) {
+    Object[] all = new Object[variables.length + 1];
+    all[0] = "demo.events";
+    System.arraycopy(variables, 0, all, 1, variables.length);
+    return WebClient.create("http://localhost:" + this.port).get().uri("/tables/{table}/rows" + query, all)
+        .accept(accept).exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("")
+            .map(body -> new Answer(response.statusCode().value(),
+                String.valueOf(response.headers().contentType().orElse(null)), body)))
+        .block(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void theRowsEndpointStreamsRowsAsNdjsonLimitedAndSelected() {
+    Answer answer = rows("?limit=5&select=id&select=day", MediaType.APPLICATION_NDJSON);
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.contentType()).startsWith(MediaType.APPLICATION_NDJSON_VALUE);
+    List<String> lines = answer.body().lines().toList();
+    assertThat(lines).hasSize(5).allSatisfy(line -> {
+      JsonNode row = JsonMapper.builder().build().readTree(line);
+      assertThat(row.propertyNames()).containsExactly("id", "day");
+      assertThat(row.get("id").isNumber()).isTrue();
+    });
+  }
+
+  @Test
+  void theRowsEndpointWritesAJsonArrayFilteredByAnIcebergExpression() {
+    String filter = "{\"type\":\"lt\",\"term\":\"id\",\"value\":3}";
+    Answer answer = rows("?limit=1000&filter={filter}", MediaType.APPLICATION_JSON, filter);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    JsonNode rows = JsonMapper.builder().build().readTree(answer.body());
+    assertThat(rows.isArray()).isTrue();
+    assertThat(rows.valueStream().map(row -> row.get("id").asLong()).toList()).isNotEmpty()
+        .allSatisfy(id -> assertThat(id).isLessThan(3));
+  }
+
+  @Test
+  void theRowsEndpointAnswersProblems() {
+    Answer missing = WebClient.create("http://localhost:" + this.port).get().uri("/tables/demo.absent/rows")
+        .accept(MediaType.APPLICATION_JSON).exchangeToMono(response -> response.bodyToMono(String.class)
+            .map(body -> new Answer(response.statusCode().value(), "", body))).block(Duration.ofSeconds(30));
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(JsonMapper.builder().build().readTree(missing.body()).get("exception").asString())
+        .isEqualTo("NoSuchTableException");
+    assertThat(rows("?select=no_such_column", MediaType.APPLICATION_JSON).status()).isEqualTo(400);
+    assertThat(rows("?limit=-1", MediaType.APPLICATION_JSON).status()).isEqualTo(400);
+    assertThat(rows("?filter={filter}", MediaType.APPLICATION_JSON, "not json").status()).isEqualTo(400);
   }
 }

@@ -20,6 +20,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -43,6 +44,8 @@ class SnippetsRunTests {
   @Autowired Scans scans;
   @Autowired OrderRows orderRows;
   @Autowired BigOrders bigOrders;
+  @Autowired OrdersController ordersController;
+  @Autowired JsonMapper json;
 
   private String bigOrdersFile;
 
@@ -94,5 +97,11 @@ class SnippetsRunTests {
   void theReadingGuidesRecordsAreTheFirstBigOrders() {
     assertThat(this.bigOrders.first(1)).containsExactly(new BigOrders.Order(3L, 150));
     assertThat(this.bigOrders.first(5)).containsExactly(new BigOrders.Order(3L, 150), new BigOrders.Order(4L, 300));
+  }
+
+  @Test
+  void theMvcControllersAnswerIsTheRecordsAsJson() {
+    assertThat(this.json.writeValueAsString(this.ordersController.bigOrders(1)))
+        .isEqualTo("[{\"orderId\":3,\"amount\":150}]");
   }
 }

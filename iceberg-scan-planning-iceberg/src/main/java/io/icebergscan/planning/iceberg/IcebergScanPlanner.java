@@ -24,9 +24,12 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FileIO;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Plans with a {@link ScanPlanner} and hands the plan over as Apache Iceberg's own types, ready for Iceberg's
@@ -180,6 +183,22 @@ public final class IcebergScanPlanner implements AutoCloseable {
    */
   public <T> MappedRows<T> readRows(IcebergTable table, IcebergScan scan, Class<T> type) {
     return readRows(table, scan).as(type);
+  }
+
+  /**
+   * A table's rows as a {@code Flux}, for a reactive application: loads the table on the reading executor (that call
+   * blocks, and so is refused on a non-blocking thread) and reads its rows as {@link #readRows} does, one streamed
+   * plan per subscription. Safe to subscribe to on a non-blocking thread, such as a WebFlux request's; the
+   * subscriber's demand reaches the file readers, and cancelling (or {@code take(n)}) ends the read and abandons the
+   * plan. Failures arrive as the Flux's error: a table the catalog lacks as a {@code NoSuchTableException}, a scan
+   * that does not fit it as an {@code IllegalArgumentException}.
+   */
+  public Flux<Record> streamRows(TableIdentifier identifier, IcebergScan scan) {
+    Objects.requireNonNull(identifier, "identifier");
+    Objects.requireNonNull(scan, "scan");
+    return Mono.fromCallable(() -> loadTable(identifier))
+        .subscribeOn(Schedulers.fromExecutor(this.reading.executor()))
+        .flatMapMany(table -> readRows(table, scan).flux());
   }
 
   /** The split settings of a plan of {@code table}: its {@code read.split.*} properties, and the override if set. */

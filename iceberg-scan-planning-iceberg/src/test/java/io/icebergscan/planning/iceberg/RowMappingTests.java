@@ -307,6 +307,21 @@ class RowMappingTests {
     }
   }
 
+  /** A Flux from a non-blocking thread, as a WebFlux request subscribes: the blocking table load moves off it. */
+  @Test
+  void streamRowsLoadsAndReadsWhenSubscribedOnANonBlockingThread() {
+    EmbeddedTable table = orders("reactive", FileFormat.PARQUET);
+    IcebergScan scan = IcebergScan.all().select("order_id");
+    assertThat(reactor.core.publisher.Mono.defer(() -> iceberg.streamRows(table.identifier(), scan).collectList())
+        .subscribeOn(reactor.core.scheduler.Schedulers.parallel()).block(Duration.ofSeconds(30)))
+        .extracting(row -> row.getField("order_id")).containsExactlyInAnyOrder(1L, 2L);
+    assertThatThrownBy(() -> reactor.core.publisher.Mono.fromCallable(() -> iceberg.loadTable(table.identifier()))
+        .subscribeOn(reactor.core.scheduler.Schedulers.parallel()).block(Duration.ofSeconds(30)))
+        .as("the load itself, on that thread").hasMessageContaining("non-blocking thread");
+    assertThatThrownBy(() -> iceberg.streamRows(TableIdentifier.of(NAMESPACE, "absent"), scan).blockFirst())
+        .isInstanceOf(io.icebergscan.planning.exceptions.NoSuchTableException.class);
+  }
+
   private static EmbeddedTable orders(String name, FileFormat format) {
     EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, name), ALL_TYPES,
         PartitionSpec.unpartitioned(), 2);
