@@ -111,6 +111,36 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   }
 
   /**
+   * A catalog that is not started yet whose warehouse (table metadata, manifests, data and delete files) is a
+   * directory on local disk, written with Apache Iceberg's {@code HadoopFileIO}: another process given the catalog's
+   * URI (an application started with {@code java -jar} while this catalog runs in a test's or a dev-time JVM) opens
+   * the same files, where {@link #create()}'s in-memory files exist in this JVM only. The table pointers stay in this
+   * JVM: the catalog's tables end with it, their files do not. Needs hadoop-client-api and hadoop-client-runtime.
+   *
+   * @param warehouse the directory, created when missing
+   * @throws IllegalStateException when Hadoop is not on the class path
+   */
+  public static EmbeddedIcebergCatalog create(java.nio.file.Path warehouse) {
+    Objects.requireNonNull(warehouse, "warehouse");
+    if (!OptionalDependencies.isPresent("org.apache.hadoop.conf.Configuration")) {
+      throw new IllegalStateException("a local-disk warehouse is written with Apache Iceberg's HadoopFileIO: add "
+          + "org.apache.hadoop:hadoop-client-api and hadoop-client-runtime to the class path");
+    }
+    java.nio.file.Path directory = warehouse.toAbsolutePath();
+    try {
+      java.nio.file.Files.createDirectories(directory);
+    }
+    catch (java.io.IOException failure) {
+      throw new java.io.UncheckedIOException("cannot create the warehouse directory " + directory, failure);
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.hadoop.HadoopFileIO");
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, directory.toUri().toString().replaceAll("/$", ""));
+    // clients resolve file: locations with their own FileIO (Iceberg's ResolvingFileIO takes HadoopFileIO for them)
+    return new EmbeddedIcebergCatalog(properties, Map.of());
+  }
+
+  /**
    * A catalog that is not started yet whose warehouse (table metadata, manifests, data and delete files) is in an
    * S3 store's bucket, under a directory of its own ({@code s3://{bucket}/{uuid}}), written with Apache Iceberg's
    * {@code S3FileIO} and the store's {@linkplain EmbeddedS3#rootCredentials() root credentials}. {@code /v1/config}
