@@ -110,6 +110,9 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     return new EmbeddedIcebergCatalog(properties, inMemory);
   }
 
+  /** The last Java release Hadoop 3.4's FileSystem, hence a local-disk warehouse, runs on. */
+  public static final int LOCAL_DISK_LAST_JAVA = 22;
+
   /**
    * A catalog that is not started yet whose warehouse (table metadata, manifests, data and delete files) is a
    * directory on local disk, written with Apache Iceberg's {@code HadoopFileIO}: another process given the catalog's
@@ -118,13 +121,20 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    * JVM: the catalog's tables end with it, their files do not. Needs hadoop-client-api and hadoop-client-runtime.
    *
    * @param warehouse the directory, created when missing
-   * @throws IllegalStateException when Hadoop is not on the class path
+   * @throws IllegalStateException when Hadoop is not on the class path, or on Java 23 and later, where Hadoop 3.4
+   *     cannot run
    */
   public static EmbeddedIcebergCatalog create(java.nio.file.Path warehouse) {
     Objects.requireNonNull(warehouse, "warehouse");
     if (!OptionalDependencies.isPresent("org.apache.hadoop.conf.Configuration")) {
       throw new IllegalStateException("a local-disk warehouse is written with Apache Iceberg's HadoopFileIO: add "
           + "org.apache.hadoop:hadoop-client-api and hadoop-client-runtime to the class path");
+    }
+    if (Runtime.version().feature() > LOCAL_DISK_LAST_JAVA) {
+      // Hadoop 3.4's FileSystem asks Subject.getSubject, which throws from Java 23 on
+      throw new IllegalStateException("a local-disk warehouse is written with Hadoop's FileSystem, which Hadoop 3.4 "
+          + "cannot run on Java " + Runtime.version().feature() + " (javax.security.auth.Subject.getSubject is no "
+          + "longer supported): run the catalog on Java 17 to 22, or use the in-memory warehouse of create()");
     }
     java.nio.file.Path directory = warehouse.toAbsolutePath();
     try {
