@@ -1,5 +1,6 @@
 package io.icebergscan.planning.model;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param prefix the storage location prefix the credential applies to
  * @param config the credential's settings; {@link #toString()} never shows their values
  */
-public record StorageCredential(String prefix, Map<String, String> config) {
+// Serializable: a plan's FileIO carries its credentials to an engine's executors
+public record StorageCredential(String prefix, Map<String, String> config) implements Serializable {
 
   public StorageCredential {
     Objects.requireNonNull(prefix, "prefix");

@@ -135,7 +135,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
     }
     FileIO io = files(table).open(plan.storageCredentials().isEmpty() ? table.storageCredentials()
         : plan.storageCredentials(), plan.planId());
-    return new IcebergScanPlan(table, plan, tasks, resolved, this.reading, splitSettings(table), io, table.io() == null);
+    return new IcebergScanPlan(table, plan, tasks, resolved, this.reading, splitSettings(table), io, io != table.io());
   }
 
   /** Plans a scan and streams its tasks in walk order, as {@link ScanPlanner#planTasks} does. */
@@ -169,7 +169,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
                 : batch.storageCredentials(), batch.planId());
             TaskReader reader = new TaskReader(io, resolved, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES),
                 io instanceof PlanFileIO planIo ? planIo::checkOpen : () -> { });
-            return new TaskSources.OwnedReader(reader, table.io() == null ? io : null);
+            return new TaskSources.OwnedReader(reader, io != table.io() ? io : null);
           });
     }, () -> { }, resolved.projection().asStruct(), resolved.caseSensitive());
   }
@@ -228,12 +228,13 @@ public final class IcebergScanPlanner implements AutoCloseable {
 
   /**
    * How the plans of {@code table} open their files: with the table's own FileIO, or one per plan over its
-   * credentials, refreshed through the catalog's {@code credentials} endpoint when it has one. Blocks for the
+   * credentials, refreshed through the catalog's {@code credentials} endpoint when it has one (for a table of
+   * {@link ScanPlanningCatalog}, the plan's own when it vends any, else the table's). Blocks for the
    * catalog's configuration, which the planner has discovered by the time a plan is made.
    */
   private PlanFiles files(IcebergTable table) {
     FileIO own = table.io();
-    if (own != null) {
+    if (own != null && !table.plansVendCredentials()) {
       return (credentials, planId) -> own;
     }
     // as Iceberg's client merges them: the catalog's, the application's over them, the table's over both
@@ -242,6 +243,9 @@ public final class IcebergScanPlanner implements AutoCloseable {
     properties.putAll(table.config());
     boolean refreshes = this.planner.catalog().supports(Endpoint.LOAD_CREDENTIALS);
     return (credentials, planId) -> {
+      if (own != null && credentials.isEmpty()) {
+        return own;
+      }
       Supplier<List<StorageCredential>> refresh = refreshes
           ? () -> this.planner.catalog().loadCredentials(table.catalogIdentifier(), planId) : null;
       String owner = (planId == null ? "a plan" : "plan " + planId) + " of " + table.identifier();

@@ -26,14 +26,31 @@ public final class IcebergTable {
   private final Map<String, String> config;
   private final List<StorageCredential> storageCredentials;
   private final @Nullable FileIO fileIo;
+  /** Whether a plan that vends credentials reads with them rather than with {@link #fileIo}. */
+  private final boolean plansVendCredentials;
 
   IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
       List<StorageCredential> storageCredentials, @Nullable FileIO io) {
+    this(identifier, metadata, config, storageCredentials, io, io == null);
+  }
+
+  private IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
+      List<StorageCredential> storageCredentials, @Nullable FileIO io, boolean plansVendCredentials) {
     this.identifier = Objects.requireNonNull(identifier, "identifier");
     this.metadata = Objects.requireNonNull(metadata, "metadata");
     this.config = Map.copyOf(config);
     this.storageCredentials = List.copyOf(storageCredentials);
     this.fileIo = io;
+    this.plansVendCredentials = plansVendCredentials;
+  }
+
+  /**
+   * A table Iceberg's {@code RESTCatalog} loaded for {@link ScanPlanningCatalog}, as Iceberg's {@code RESTTableScan}
+   * reads it: a plan that vends credentials reads with them, over the properties of the table's FileIO (the catalog's
+   * and the table's configuration, as that catalog merged them); a plan that vends none, with the table's FileIO.
+   */
+  static IcebergTable ofCatalogTable(TableIdentifier identifier, TableMetadata metadata, FileIO io) {
+    return new IcebergTable(identifier, metadata, io.properties(), List.of(), io, true);
   }
 
   /**
@@ -104,6 +121,11 @@ public final class IcebergTable {
   /** The FileIO of the Iceberg table this was made from, or {@code null} for a table loaded from the catalog. */
   @Nullable FileIO io() {
     return this.fileIo;
+  }
+
+  /** Whether a plan that vends credentials reads with them; otherwise its files open with {@link #io()}. */
+  boolean plansVendCredentials() {
+    return this.plansVendCredentials;
   }
 
   @Override

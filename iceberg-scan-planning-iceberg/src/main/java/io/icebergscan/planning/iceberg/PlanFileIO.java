@@ -1,5 +1,7 @@
 package io.icebergscan.planning.iceberg;
 
+import java.io.Serial;
+import java.io.Serializable;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -31,6 +33,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Closing it closes every FileIO it loaded; a file opened after that is refused with an
  * {@link IllegalStateException} naming the plan, and no FileIO is loaded again.
+ *
+ * <p>It serializes (an engine ships a scan's FileIO to its executors) as its owner, properties and the credentials in
+ * force: the copy loads FileIOs of its own as files are opened, and refreshes nothing, for the catalog calls that
+ * refresh stay with the planner. A FileIO implementation that refreshes its own credentials (Iceberg's S3FileIO, given
+ * the catalog's refresh endpoint in its properties) still does.
  */
 final class PlanFileIO implements FileIO {
 
@@ -83,6 +90,23 @@ final class PlanFileIO implements FileIO {
     this.refresh = refresh;
     this.clock = clock;
     this.credentials = Credentials.of(credentials);
+  }
+
+  /** What a copy of this FileIO is made from: see the class comment. */
+  private record Shipped(String owner, Map<String, String> properties, List<StorageCredential> credentials,
+      boolean closed) implements Serializable {
+
+    @Serial
+    private Object readResolve() {
+      PlanFileIO copy = new PlanFileIO(this.owner, this.properties, this.credentials, null, Clock.systemUTC());
+      copy.closed = this.closed;
+      return copy;
+    }
+  }
+
+  @Serial
+  private Object writeReplace() {
+    return new Shipped(this.owner, this.properties, this.credentials.all(), this.closed);
   }
 
   @Override

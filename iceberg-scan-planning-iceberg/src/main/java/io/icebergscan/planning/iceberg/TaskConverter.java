@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.model.ContentFile;
 import io.icebergscan.planning.model.DataFile;
@@ -47,8 +45,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: one converter serves a plan, whose tasks arrive on the planner's threads.
  */
 final class TaskConverter {
-
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final TableMetadata metadata;
   private final Schema schema;
@@ -199,7 +195,7 @@ final class TaskConverter {
     PartitionData partition = new PartitionData(type);
     for (int i = 0; i < fields.size(); i++) {
       try {
-        partition.set(i, SingleValueParser.fromJson(fields.get(i).type(), node(values.get(i))));
+        partition.set(i, SingleValueParser.fromJson(fields.get(i).type(), json(values.get(i))));
       }
       catch (IllegalArgumentException | UnsupportedOperationException wrongType) {
         throw malformed(file, field + ".partition[" + i + "]", "the value " + values.get(i) + " is not a "
@@ -227,7 +223,7 @@ final class TaskConverter {
 
   private static ByteBuffer binary(ContentFile file, Object hex, String field) {
     try {
-      return (ByteBuffer) SingleValueParser.fromJson(Types.BinaryType.get(), node(hex));
+      return (ByteBuffer) SingleValueParser.fromJson(Types.BinaryType.get(), json(hex));
     }
     catch (IllegalArgumentException notHex) {
       throw malformed(file, field, "expected binary as a hex string but got " + hex, notHex);
@@ -251,21 +247,30 @@ final class TaskConverter {
     });
   }
 
-  private static JsonNode node(@Nullable Object value) {
-    if (value == null) {
-      return NODES.nullNode();
+  /**
+   * A value of the core's model as JSON text, for Iceberg's {@code SingleValueParser}: text, not Jackson 2's
+   * {@code JsonNode}, which Iceberg's runtime jars (Spark's, Flink's) relocate, so this module links against every
+   * distribution of Iceberg.
+   */
+  static String json(@Nullable Object value) {
+    if (value == null || value instanceof Long || value instanceof Boolean || value instanceof Double) {
+      return String.valueOf(value);
     }
     if (value instanceof String text) {
-      return NODES.textNode(text);
-    }
-    if (value instanceof Long number) {
-      return NODES.numberNode(number);
-    }
-    if (value instanceof Double number) {
-      return NODES.numberNode(number);
-    }
-    if (value instanceof Boolean flag) {
-      return NODES.booleanNode(flag);
+      StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '"' || c == '\\') {
+          quoted.append('\\').append(c);
+        }
+        else if (c < 0x20) {
+          quoted.append(String.format("\\u%04x", (int) c));
+        }
+        else {
+          quoted.append(c);
+        }
+      }
+      return quoted.append('"').toString();
     }
     throw new IllegalArgumentException("unexpected value " + value + " (" + value.getClass().getName() + ")");
   }
