@@ -47,8 +47,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The planner is configured from the catalog properties Iceberg's {@code RESTCatalog} takes:
  * <ul>
  *   <li>{@code uri} (required), {@code warehouse} and {@code prefix};</li>
- *   <li>{@code token}: sent as a bearer token; or {@code credential} ({@code client-id:client-secret}, or the
- *       secret alone), exchanged for tokens at {@code oauth2-server-uri} (by default {@code {uri}/v1/oauth/tokens})
+ *   <li>{@code token}: sent as a bearer token; or {@code credential} ({@code client-id:client-secret}; a secret
+ *       without a client id is refused), exchanged for tokens at {@code oauth2-server-uri} (by default {@code {uri}/v1/oauth/tokens})
  *       with {@code scope} (by default {@code catalog}): this needs {@code spring-security-oauth2-client} on the class
  *       path;</li>
  *   <li>{@code header.<name>}: a header sent with every request;</li>
@@ -148,15 +148,16 @@ public class ScanPlanningCatalog implements Catalog, SupportsNamespaces, Configu
           + "org.springframework.security:spring-security-oauth2-client on the class path, to exchange it for tokens");
     }
     int colon = credential.indexOf(':');
+    if (colon <= 0) {
+      // Iceberg's client sends a secret alone without a client id; this planner's OAuth2 client needs one
+      throw new IllegalArgumentException("the catalog property 'credential' must be client-id:client-secret for "
+          + "this planner, which sends a client id with the secret");
+    }
     String tokenUri = properties.getOrDefault("oauth2-server-uri",
         uri.replaceAll("/+$", "") + "/v1/oauth/tokens");
-    OAuth2ClientCredentials.Builder oauth = OAuth2ClientCredentials.builder().tokenUri(tokenUri)
-        .clientSecret(colon < 0 ? credential : credential.substring(colon + 1))
-        .scope(properties.getOrDefault("scope", DEFAULT_SCOPE));
-    if (colon > 0) {
-      oauth.clientId(credential.substring(0, colon));
-    }
-    return oauth.build();
+    return OAuth2ClientCredentials.builder().tokenUri(tokenUri).clientId(credential.substring(0, colon))
+        .clientSecret(credential.substring(colon + 1)).scope(properties.getOrDefault("scope", DEFAULT_SCOPE))
+        .build();
   }
 
   @Override

@@ -71,6 +71,47 @@ class PlanFileIOTest {
     }
   }
 
+  /**
+   * As an engine ships a scan's FileIO to its executors: the copy has the credentials in force and loads FileIOs of
+   * its own with them; it refreshes nothing (the catalog calls stay with the planner); a closed one stays closed.
+   */
+  @Test
+  void aSerializedCopyOpensWithTheCredentialsInForceAndRefreshesNothing() throws Exception {
+    String marker = UUID.randomUUID().toString();
+    Map<String, String> properties = new java.util.HashMap<>(BASE);
+    properties.put("test.marker", marker);
+    List<StorageCredential> credentials = List.of(new StorageCredential(this.root, Map.of(
+        RecordingFileIO.ACCESS_KEY, "scoped", "s3.session-token-expires-at-ms", Long.toString(EXPIRY))));
+    AtomicInteger refreshes = new AtomicInteger();
+    try (PlanFileIO io = new PlanFileIO(PLAN, properties, credentials, () -> {
+      refreshes.incrementAndGet();
+      return credentials;
+    }, new TestClock(EXPIRY))) {
+      PlanFileIO copy = copy(io);
+      assertThat(copy.credentials()).isEqualTo(credentials);
+      assertThat(copy.properties()).isEqualTo(io.properties());
+      assertThat(copy.newInputFile(this.file).exists()).isTrue();
+      assertThat(RecordingFileIO.initializedWith("test.marker", marker)).as("the copy's own, loaded as it opens")
+          .isOne();
+      assertThat(refreshes).as("past the expiry, and still no refresh").hasValue(0);
+      io.close();
+      assertThatThrownBy(() -> copy(io).newInputFile(this.file)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(PLAN);
+      copy.close();
+    }
+  }
+
+  private static PlanFileIO copy(PlanFileIO io) throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(io);
+    }
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      return (PlanFileIO) in.readObject();
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = { "s3.session-token-expires-at-ms",
       "adls.sas-token-expires-at-ms.account.dfs.core.windows.net", "gcs.oauth2.token-expires-at" })

@@ -11,10 +11,15 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
@@ -195,9 +200,16 @@ class ScanPlanningCatalogTests {
   }
 
   @Test
-  void eachPlanSendsItsScanReport() {
-    tasks(ours.loadTable(EVENTS).newScan());
-    await().atMost(Duration.ofSeconds(10)).until(() -> server.requestCounts().metrics() == 1);
+  void eachPlanSendsItsScanReport() throws IOException {
+    // a catalog of its own: the other tests' reports arrive in the background
+    try (EmbeddedIcebergCatalog alone = EmbeddedIcebergCatalog.create().start();
+        ScanPlanningCatalog catalog = new ScanPlanningCatalog()) {
+      EmbeddedTable table = alone.createTable(EVENTS, SCHEMA);
+      table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "one", LocalDate.EPOCH, 1.0)));
+      catalog.initialize("reports", Map.of("uri", alone.uri()));
+      assertThat(planned(catalog.loadTable(EVENTS).newScan())).hasSize(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> alone.requestCounts().metrics() == 1);
+    }
   }
 
   @Test
@@ -294,6 +306,57 @@ class ScanPlanningCatalogTests {
     finally {
       server.vendedCredentials(null);
     }
+  }
+
+  /**
+   * An application's own planner (its observation, authentication, FileIO and report settings): every plan goes
+   * through it, and closing the catalog leaves it open.
+   */
+  @Test
+  void aGivenPlannerPlansEveryScanAndOutlivesTheCatalog() throws IOException {
+    Queue<ScanRequest> sent = new ConcurrentLinkedQueue<>();
+    try (ScanPlanner planner = ScanPlanner.builder().uri(server.uri()).build();
+        IcebergScanPlanner given = IcebergScanPlanner.builder(StubPlanner.recordingPlans(planner, sent))
+            .scanReports(false).build()) {
+      ScanPlanningCatalog catalog = new ScanPlanningCatalog(given);
+      catalog.initialize("given", Map.of("uri", server.uri()));
+      planned(catalog.loadTable(EVENTS).newScan().filter(Expressions.equal("id", 3L)).useRef("first_tag"));
+      catalog.close();
+      assertThat(sent).singleElement().satisfies(request -> {
+        assertThat(request.snapshotId()).isEqualTo(firstSnapshot);
+        assertThat(request.useSnapshotSchema()).isTrue();
+        assertThat(request.filter()).isNotNull();
+      });
+      assertThat(given.plan(given.loadTable(EVENTS), IcebergScan.all()).tasks()).as("still open").isNotEmpty();
+    }
+  }
+
+  /**
+   * Behind authentication, the planner takes the credentials Iceberg's {@code RESTCatalog} takes: a {@code token}
+   * sent as it is, or a {@code credential} exchanged at the catalog's token endpoint.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("authentication")
+  void thePlannerAuthenticatesAsIcebergsCatalogDoes(String property, String value) throws IOException {
+    try (EmbeddedIcebergCatalog guarded = EmbeddedIcebergCatalog.create().requireBearerToken(true).start();
+        ScanPlanningCatalog catalog = new ScanPlanningCatalog()) {
+      EmbeddedTable table = guarded.createTable(EVENTS, SCHEMA);
+      table.appendRows(FileFormat.AVRO, List.of(table.newRecord(1L, "one", LocalDate.EPOCH, 1.0)));
+      catalog.initialize("guarded", Map.of("uri", guarded.uri(), property, value));
+      assertThat(planned(catalog.loadTable(EVENTS).newScan())).hasSize(1);
+      assertThat(guarded.requestCounts().plan()).isOne();
+    }
+  }
+
+  static Stream<Arguments> authentication() {
+    return Stream.of(arguments("token", "a-token"), arguments("credential", "client:secret"));
+  }
+
+  @Test
+  void aCredentialWithoutAClientIdIsRefusedNamingTheProperty() {
+    assertThatThrownBy(() -> new ScanPlanningCatalog().initialize("lake", Map.of("uri", server.uri(), "credential",
+        "secret-alone"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'credential'")
+        .hasMessageContaining("client-id:client-secret");
   }
 
   @Test
