@@ -3,6 +3,7 @@ package io.icebergscan.snippets;
 import java.util.List;
 
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.iceberg.ScanPlanningCatalog;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalogTest;
@@ -11,6 +12,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,6 +49,7 @@ class SnippetsRunTests {
   @Autowired BigOrders bigOrders;
   @Autowired OrdersController ordersController;
   @Autowired JsonMapper json;
+  @Autowired ScanPlanningCatalog lake;
 
   private String bigOrdersFile;
 
@@ -103,5 +107,14 @@ class SnippetsRunTests {
   void theMvcControllersAnswerIsTheRecordsAsJson() {
     assertThat(this.json.writeValueAsString(this.ordersController.bigOrders(1)))
         .isEqualTo("[{\"orderId\":3,\"amount\":150}]");
+  }
+
+  @Test
+  void theEnginesGuidesCatalogPlansWithTheApplicationsPlanner() throws Exception {
+    String big = this.bigOrdersFile;
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = this.lake.loadTable(TableIdentifier.of("sales",
+        "orders")).newScan().filter(Expressions.greaterThan("amount", 100)).planFiles()) {
+      assertThat(tasks).extracting(task -> task.file().location()).containsExactly(big);
+    }
   }
 }

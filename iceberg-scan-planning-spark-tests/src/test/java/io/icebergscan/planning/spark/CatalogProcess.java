@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
@@ -29,11 +30,14 @@ import org.apache.iceberg.types.Types;
  * it prints is its log.
  *
  * <ul>
- *   <li>arguments: the warehouse directory, the fan-out ({@code tree:B:D} or {@code flat:N}), the latency of each
- *       {@code /tasks} answer in milliseconds;</li>
+ *   <li>arguments: the warehouse directory, the fan-out ({@code levels:A,B,…} or {@code flat:N}), the latency of each
+ *       {@code /tasks} answer in milliseconds, and which tables to write: {@code differential} (the differential's,
+ *       see {@link #writeTables}) or {@code benchmark} ({@link #writeBenchmarkTable});</li>
  *   <li>at start it prints {@code READY <uri> <handles per plan>};</li>
- *   <li>{@code counts} prints {@code COUNTS <plan> <tasks> <max concurrent tasks> <metrics>}; {@code reset} clears them
- *       and prints {@code OK}; the end of its input closes the catalog.</li>
+ *   <li>{@code counts} prints {@code COUNTS <plan> <tasks> <max concurrent tasks> <metrics> <plan µs> <tasks µs>
+ *       <busy µs>} (the time answering plans, answering {@code /tasks} beyond the simulated latency, and with any
+ *       answer under way); {@code reset} clears them and prints {@code OK}; the end of its input closes the
+ *       catalog.</li>
  * </ul>
  */
 public final class CatalogProcess {
@@ -54,7 +58,12 @@ public final class CatalogProcess {
     FanOut fanOut = fanOut(args[1]);
     try (EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create(Path.of(args[0])).fanOut(fanOut)
         .tasksLatency(Duration.ofMillis(Long.parseLong(args[2])))) {
-      writeTables(catalog);
+      if (args[3].equals("benchmark")) {
+        writeBenchmarkTable(catalog);
+      }
+      else {
+        writeTables(catalog);
+      }
       catalog.start();
       out.println(PREFIX + "READY " + catalog.uri() + " " + fanOut.handles().size());
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -62,7 +71,9 @@ public final class CatalogProcess {
         if (line.equals("counts")) {
           RequestCounts counts = catalog.requestCounts();
           out.println(PREFIX + "COUNTS " + counts.plan() + " " + counts.tasks() + " " + counts.maxConcurrentTasks()
-              + " " + counts.metrics());
+              + " " + counts.metrics() + " " + micros(counts.answering().plan()) + " "
+              + micros(counts.answering().tasks().minus(counts.answering().tasksLatency())) + " "
+              + micros(counts.answering().busy()));
         }
         else if (line.equals("reset")) {
           catalog.resetRequestCounts();
@@ -72,10 +83,15 @@ public final class CatalogProcess {
     }
   }
 
+  private static long micros(Duration duration) {
+    return duration.toNanos() / 1000;
+  }
+
+  /** {@code flat:N}, or {@code levels:A,B,…} (as {@link FanOut#levels}: A handles in the plan, B under each, …). */
   private static FanOut fanOut(String spec) {
     String[] parts = spec.split(":");
     return parts[0].equals("flat") ? FanOut.flat(Integer.parseInt(parts[1]))
-        : FanOut.uniform(Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
+        : FanOut.levels(Arrays.stream(parts[1].split(",")).mapToInt(Integer::parseInt).toArray());
   }
 
   /**
@@ -111,6 +127,20 @@ public final class CatalogProcess {
     for (int append = 0; append < 3; append++) {
       plain.appendRows(FileFormat.PARQUET, rows(plain, append * 25L, 25));
     }
+  }
+
+  /**
+   * {@code spark.wide}: format 2, by day, 640 rows in 64 Parquet files (one per day) appended at once, so each
+   * plan-task of a fan-out of 64 or more handles serves about one file.
+   */
+  private static void writeBenchmarkTable(EmbeddedIcebergCatalog catalog) {
+    EmbeddedTable wide = catalog.createTable(TableIdentifier.of(NAMESPACE, "wide"), SCHEMA,
+        PartitionSpec.builderFor(SCHEMA).identity("day").build(), 2);
+    List<Record> rows = new ArrayList<>();
+    for (long id = 0; id < 640; id++) {
+      rows.add(wide.newRecord(id, "name-" + id, LocalDate.EPOCH.plusDays(id % 64), id / 4.0));
+    }
+    wide.append(wide.writeRows(FileFormat.PARQUET, rows));
   }
 
   private static List<Record> rows(EmbeddedTable table, long from, int count) {

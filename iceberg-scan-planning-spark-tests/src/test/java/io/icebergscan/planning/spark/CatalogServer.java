@@ -21,8 +21,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class CatalogServer implements AutoCloseable {
 
-  /** What the catalog counted since it started or was reset. */
-  record Counts(int plans, int tasks, int maxConcurrentTasks, int metrics) {
+  /**
+   * What the catalog counted since it started or was reset, and the time it spent answering: plans, {@code /tasks}
+   * beyond the simulated latency, and with any of them under way.
+   */
+  record Counts(int plans, int tasks, int maxConcurrentTasks, int metrics, double planMillis, double tasksWorkMillis,
+      double busyMillis) {
   }
 
   private static final long ANSWER_SECONDS = 60;
@@ -48,18 +52,26 @@ final class CatalogServer implements AutoCloseable {
   }
 
   /**
-   * Starts the catalog on the class path the build wrote for it.
+   * Starts the catalog on the class path the build wrote for it, on the CPUs the system property {@code catalog.cpu}
+   * names ({@code taskset -c}) when it is set.
    *
-   * @param fanOut {@code tree:B:D} or {@code flat:N}
+   * @param fanOut {@code levels:A,B,…} (as {@code FanOut.levels}) or {@code flat:N}
    * @param latencyMillis how long each {@code /tasks} answer takes
+   * @param tables {@code differential} or {@code benchmark} (see {@link CatalogProcess})
    */
-  static CatalogServer start(String fanOut, long latencyMillis) throws IOException {
+  static CatalogServer start(String fanOut, long latencyMillis, String tables) throws IOException {
     String classPath = Files.readString(Path.of(System.getProperty("catalog.classpath"))).strip()
         + java.io.File.pathSeparator + System.getProperty("catalog.classes");
     Path warehouse = Files.createTempDirectory(Files.createDirectories(Path.of(System.getProperty("catalog.warehouse"))),
         "warehouse");
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classPath, CatalogProcess.class.getName(), warehouse.toString(), fanOut, Long.toString(latencyMillis)));
+    List<String> command = new ArrayList<>();
+    String cpu = System.getProperty("catalog.cpu");
+    if (cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))) {
+      // a remote catalog's stand-in: the catalog on a core of its own
+      command.addAll(List.of("/usr/bin/taskset", "-c", cpu));
+    }
+    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", classPath, CatalogProcess.class.getName(), warehouse.toString(), fanOut, Long.toString(latencyMillis), tables));
     return new CatalogServer(new ProcessBuilder(command).redirectErrorStream(true).start());
   }
 
@@ -75,7 +87,8 @@ final class CatalogServer implements AutoCloseable {
   Counts counts() {
     String[] counts = ask("counts").split(" ");
     return new Counts(Integer.parseInt(counts[1]), Integer.parseInt(counts[2]), Integer.parseInt(counts[3]),
-        Integer.parseInt(counts[4]));
+        Integer.parseInt(counts[4]), Long.parseLong(counts[5]) / 1e3, Long.parseLong(counts[6]) / 1e3,
+        Long.parseLong(counts[7]) / 1e3);
   }
 
   void reset() {

@@ -50,7 +50,7 @@ class SparkDifferentialTests {
 
   @BeforeAll
   static void start() throws IOException {
-    server = CatalogServer.start("tree:3:2", 0);
+    server = CatalogServer.start("levels:3,3", 0, "differential");
     spark = SparkSession.builder().master("local[4]").appName("scan-planning")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
