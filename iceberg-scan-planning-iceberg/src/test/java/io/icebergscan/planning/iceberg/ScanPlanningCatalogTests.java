@@ -320,12 +320,16 @@ class ScanPlanningCatalogTests {
             .scanReports(false).build()) {
       ScanPlanningCatalog catalog = new ScanPlanningCatalog(given);
       catalog.initialize("given", Map.of("uri", server.uri()));
-      planned(catalog.loadTable(EVENTS).newScan().filter(Expressions.equal("id", 3L)).useRef("first_tag"));
+      planned(catalog.loadTable(EVENTS).newScan().filter(Expressions.equal("id", 3L)).useRef("first_tag")
+          .select("id", "score").includeColumnStats(List.of("id")).minRowsRequested(5));
       catalog.close();
       assertThat(sent).singleElement().satisfies(request -> {
         assertThat(request.snapshotId()).isEqualTo(firstSnapshot);
         assertThat(request.useSnapshotSchema()).isTrue();
         assertThat(request.filter()).isNotNull();
+        assertThat(request.select()).containsExactly("id", "score");
+        assertThat(request.statsFields()).containsExactly("id");
+        assertThat(request.minRowsRequested()).isEqualTo(5L);
       });
       assertThat(given.plan(given.loadTable(EVENTS), IcebergScan.all()).tasks()).as("still open").isNotEmpty();
     }
@@ -357,6 +361,44 @@ class ScanPlanningCatalogTests {
     assertThatThrownBy(() -> new ScanPlanningCatalog().initialize("lake", Map.of("uri", server.uri(), "credential",
         "secret-alone"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'credential'")
         .hasMessageContaining("client-id:client-secret");
+  }
+
+  /**
+   * What the catalog's scans leave open, counted by a FileIO: a plan that vended credentials opens its files with a
+   * FileIO of its own, which stays open while its scan is reachable (engines read long after planning) and is closed
+   * once the scan is not, as Iceberg's {@code RESTTableScan} closes its own; the table's is the catalog's.
+   */
+  @Test
+  void aPlansFileIOIsClosedOnceItsScanIsUnreachable() throws Exception {
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    server.vendedCredentials(request -> List.of(StorageCredential.create("memory://", Map.of("kind", "vended"))));
+    Map<String, String> properties = new java.util.HashMap<>(scope.fileIoProperties());
+    properties.put("uri", server.uri());
+    try (ScanPlanningCatalog catalog = new ScanPlanningCatalog()) {
+      catalog.initialize("counted", properties);
+      Table table = catalog.loadTable(EVENTS);
+      int tables = scope.openFileIOs();
+      read(table.newScan());
+      assertThat(scope.openStreams()).isZero();
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+        System.gc();
+        return scope.openFileIOs() == tables;
+      });
+      assertThat(scope.fileIOsOpened()).as("the plan's own FileIO").isEqualTo(tables + 1);
+    }
+    finally {
+      server.vendedCredentials(null);
+    }
+  }
+
+  /** Plans a scan and reads a byte of each of its files through the scan's FileIO, as an engine's reader does. */
+  private static void read(TableScan scan) throws IOException {
+    for (FileScanTask task : planned(scan)) {
+      try (org.apache.iceberg.io.SeekableInputStream in = scan.fileIO().get().newInputFile(task.file().location())
+          .newStream()) {
+        assertThat(in.read()).isNotNegative();
+      }
+    }
   }
 
   @Test
