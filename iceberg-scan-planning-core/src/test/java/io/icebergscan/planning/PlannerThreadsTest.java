@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
@@ -23,6 +24,8 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -118,14 +121,22 @@ class PlannerThreadsTest {
     assertThat(threads).singleElement().asString().startsWith("iceberg-scan-planning-");
   }
 
-  @Test
-  void anOutOfMemoryErrorOnAPlannerThreadEndsThePlanInsteadOfLeavingItToTheTimeout() throws Exception {
+  /**
+   * A whole plan handles its small answers on the event loop that read them, its large ones on a planner thread
+   * ({@code EventLoopsTest}): a fatal error must end the plan on either.
+   */
+  @ParameterizedTest(name = "{0} tasks an answer")
+  @ValueSource(ints = { 1, 100 })
+  void anOutOfMemoryErrorWhereAnAnswerIsHandledEndsThePlanInsteadOfLeavingItToTheTimeout(int tasksAnAnswer)
+      throws Exception {
+    List<String> a = IntStream.range(0, tasksAnAnswer).mapToObj(i -> "a" + i).toList();
+    List<String> b = IntStream.range(0, tasksAnAnswer).mapToObj(i -> "b" + i).toList();
     this.catalog.everyPlan(json(200, completed("p", List.of("root"), List.of("a", "b"))))
-        .task("a", tasks(List.of("a"), List.of()))
-        .task("b", tasks(List.of("b"), List.of()));
+        .task("a", tasks(a, List.of()))
+        .task("b", tasks(b, List.of()));
     AtomicBoolean thrown = new AtomicBoolean();
-    // Reactor rethrows JVM-fatal errors instead of signalling them; an observation handler is code on a planner
-    // thread, run when a fetch's observation stops
+    // Reactor rethrows JVM-fatal errors instead of signalling them; an observation handler is code run where an
+    // answer is handled, when a fetch's observation stops
     ObservationRegistry outOfMemory = ObservationRegistry.create();
     outOfMemory.observationConfig().observationHandler(new ObservationHandler<PlanTaskFetchObservationContext>() {
       @Override
@@ -148,7 +159,7 @@ class PlannerThreadsTest {
           .cause().isInstanceOf(ScanPlanningException.class).hasMessageContaining("OutOfMemoryError")
           .hasCauseInstanceOf(OutOfMemoryError.class);
       assertThat(planner.requestsInFlight()).as("the walk was cancelled, its slots freed").isZero();
-      assertThat(planner.plan(TABLE).tasks()).as("the planner still plans").hasSize(3);
+      assertThat(planner.plan(TABLE).tasks()).as("the planner still plans").hasSize(1 + 2 * tasksAnAnswer);
     }
   }
 

@@ -13,6 +13,7 @@ import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.CatalogClient.Handoff;
 import io.icebergscan.planning.internal.http.DiscoveredCatalog;
 import io.icebergscan.planning.internal.http.TablePaths;
 import io.icebergscan.planning.internal.http.RetryPolicy;
@@ -191,10 +192,10 @@ public class PerFetchOverhead {
   }
 
   private int catalogclient() {
-    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY).block()
+    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY, Handoff.LARGE_ANSWERS).block()
         .value().tasks().planTasks().size();
     for (int i = 0; i < this.handles; i++) {
-      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i]).block().fileScanTasks().size();
+      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], Handoff.LARGE_ANSWERS).block().fileScanTasks().size();
     }
     return total;
   }

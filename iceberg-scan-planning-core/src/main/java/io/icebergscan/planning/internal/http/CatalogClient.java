@@ -26,6 +26,8 @@ import io.icebergscan.planning.internal.wire.WireTypes.PlanningResult;
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -37,6 +39,7 @@ import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,8 +49,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link CatalogRequest} handed to the one {@link #exchange}; what a config means is {@link CatalogDiscovery}'s, paths
  * are {@link TablePaths}', failures {@link CatalogErrors}' and resending {@link RetryPolicy}'s.
  *
- * <p>Bodies are read as bytes on the network thread and parsed on the planner's executor, so
- * Netty's event loops never run JSON parsing or validation. Every failure leaves here typed: HTTP errors through
+ * <p>Bodies are read as bytes on the network thread. A whole plan's small answers are parsed there, the rest on the
+ * planner's executor ({@link Handoff}), so that an event loop never parses for long nor runs what may block;
+ * nothing here blocks an event loop. Every failure leaves here typed: HTTP errors through
  * {@link CatalogErrors}, payloads through the message parsers of {@code internal.wire}, failures of the connection
  * (refused, reset, timed out) as a {@link TransportException}, an oversized answer as malformed, and anything else
  * as a plain {@link ScanPlanningException}, which is never retried.
@@ -64,8 +68,26 @@ public final class CatalogClient {
    */
   public static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
   private static final byte[] NO_BODY = new byte[0];
+  /**
+   * With {@link Handoff#LARGE_ANSWERS}, answers up to this size are parsed on the Netty event loop that read them,
+   * and what they start (the walk's next fetches) starts from there; larger ones are handed to the planner's
+   * executor, so that a large answer does not hold up the other connections of its event loop. Why this size:
+   * docs/benchmarks.md, "Where an answer is parsed".
+   */
+  public static final int PARSE_WHERE_READ_BYTES = 8 * 1024;
   /** Not Retry.max(0), which would wrap the failure in a RetryExhaustedException. */
   private static final Retry NO_RETRY = Retry.from(signals -> signals.concatMap(signal -> Mono.error(signal.failure())));
+
+  /** Where an answer is parsed, and so on which thread what follows it runs. */
+  public enum Handoff {
+    /** Every answer on the planner's executor: for whatever may block after it, such as a stream's subscriber. */
+    ALWAYS,
+    /**
+     * Answers up to {@link #PARSE_WHERE_READ_BYTES} on the Netty event loop that read them, larger ones on the
+     * planner's executor: for a whole plan, whose walk goes on from there without blocking.
+     */
+    LARGE_ANSWERS
+  }
 
   /** A successful answer and the delay the catalog asked for, if any. */
   public record Answer<T>(T value, @Nullable Duration retryAfter) {
@@ -114,6 +136,8 @@ public final class CatalogClient {
     this.parseScheduler = parseScheduler;
     this.maxResponseBytes = maxResponseBytes;
     this.requestTimeout = requestTimeout;
+    // the Idempotency-Key generator is seeded here, on the thread building the planner, not on an event loop
+    UuidV7.seed();
     // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
     this.discovery = Mono.defer(() -> discover(Resend.AFTER_TRANSIENT_FAILURES))
         .cache(catalog -> Duration.ofMillis(Long.MAX_VALUE), failure -> Duration.ZERO, () -> Duration.ZERO);
@@ -153,14 +177,15 @@ public final class CatalogClient {
    * if the catalog honours {@code Idempotency-Key}s ({@link DiscoveredCatalog#idempotencyKeys()}); otherwise only
    * after answers that say it was not processed (429, 503) or a connection that was never made.
    */
-  public Mono<Answer<PlanningResult>> submit(DiscoveredCatalog catalog, TablePaths paths, byte[] request) {
+  public Mono<Answer<PlanningResult>> submit(DiscoveredCatalog catalog, TablePaths paths, byte[] request,
+      Handoff handoff) {
     return exchange(to(Endpoint.SUBMIT_PLAN, paths.plan(), paths).body(request, true)
             .resend(catalog.idempotencyKeys() ? Resend.AFTER_TRANSIENT_FAILURES : Resend.IF_NOT_PROCESSED),
-        raw -> new Answer<>(this.plans.parse(raw.body, true), RetryPolicy.retryAfter(raw.headers)));
+        handoff, raw -> new Answer<>(this.plans.parse(raw.body, true), RetryPolicy.retryAfter(raw.headers)));
   }
 
-  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId) {
-    return exchange(to(Endpoint.FETCH_PLAN, paths.plan(planId), paths),
+  public Mono<Answer<PlanningResult>> poll(TablePaths paths, String planId, Handoff handoff) {
+    return exchange(to(Endpoint.FETCH_PLAN, paths.plan(planId), paths), handoff,
         raw -> new Answer<>(this.plans.parse(raw.body, false), RetryPolicy.retryAfter(raw.headers)));
   }
 
@@ -207,10 +232,10 @@ public final class CatalogClient {
     return exchange(to(Endpoint.CANCEL_PLAN, paths.plan(planId), paths), raw -> Boolean.TRUE).then();
   }
 
-  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request) {
+  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, Handoff handoff) {
     // a fetch only reads: sending it again is safe whatever the catalog says about keys
     return exchange(to(Endpoint.FETCH_PLAN_TASKS, paths.tasks(), paths).body(request, true).planTask(planTask),
-        raw -> this.tasks.parse(raw.body, planTask));
+        handoff, raw -> this.tasks.parse(raw.body, planTask));
   }
 
   /**
@@ -257,11 +282,17 @@ public final class CatalogClient {
     return CatalogRequest.to(endpoint, uri, paths.template(endpoint));
   }
 
+  /** {@link #exchange(CatalogRequest, Handoff, Function)} with every answer parsed on the planner's executor. */
+  private <T> Mono<T> exchange(CatalogRequest request, Function<Raw, T> onSuccess) {
+    return exchange(request, Handoff.ALWAYS, onSuccess);
+  }
+
   /**
    * Sends a request, each attempt counted for the plan whose context it runs in ({@link PlanRequests}), and turns
-   * its answer into a value or a typed failure.
+   * its answer into a value or a typed failure, on the thread {@code handoff} says.
    */
-  private <T> Mono<T> exchange(CatalogRequest request, Function<Raw, T> onSuccess) {
+  private <T> Mono<T> exchange(CatalogRequest request, Handoff handoff, Function<Raw, T> onSuccess) {
+    int parsedWhereRead = handoff == Handoff.LARGE_ANSWERS ? PARSE_WHERE_READ_BYTES : -1;
     if (this.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", request.planTask(), null));
     }
@@ -273,13 +304,18 @@ public final class CatalogClient {
         .timeout(this.requestTimeout, Mono.error(() -> new TransportException(Redaction.maskUserInfo(
             request.described()) + " got no complete answer within the request timeout of " + this.requestTimeout,
             planTask, new TimeoutException("request timeout"))))
-        .publishOn(this.parseScheduler)
-        .map(raw -> {
-          if (raw.status >= 200 && raw.status < 300) {
-            return onSuccess.apply(raw);
+        .flatMap(raw -> {
+          Mono<T> read = Mono.fromCallable(() -> read(request, raw, onSuccess));
+          if (raw.body.length > parsedWhereRead) {
+            return read.subscribeOn(this.parseScheduler);
           }
-          throw CatalogErrors.map(request.endpoint(), raw.status, this.errors.parse(raw.body), planTask,
-              RetryPolicy.retryAfter(raw.headers));
+          EventExecutor eventLoop = ThreadExecutorMap.currentExecutor();
+          // Not inline: an event loop hands out the events of one epoll_wait by file descriptor number, so a
+          // connection closed and one opened while it does (a failed plan cancelling its fetches, its DELETE, the
+          // next fetch) can take the closed one's number and be handed its stale events: the new connection fails
+          // with NotYetConnectedException or "prematurely closed BEFORE response". As a task of the same loop, what
+          // follows the answer runs after those events, with no thread woken.
+          return eventLoop == null ? read : read.subscribeOn(Schedulers.fromExecutor(eventLoop));
         })
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> CatalogErrors.unexpected(request.described(), planTask, failure, this.maxResponseBytes))
@@ -291,6 +327,14 @@ public final class CatalogClient {
           case IF_NOT_PROCESSED -> this.ifNotProcessed;
           case NEVER -> NO_RETRY;
         });
+  }
+
+  private <T> T read(CatalogRequest request, Raw raw, Function<Raw, T> onSuccess) {
+    if (raw.status >= 200 && raw.status < 300) {
+      return onSuccess.apply(raw);
+    }
+    throw CatalogErrors.map(request.endpoint(), raw.status, this.errors.parse(raw.body), request.planTask(),
+        RetryPolicy.retryAfter(raw.headers));
   }
 
   /** The request's answer, status, headers and body read whole: sent again on each subscription. */

@@ -19,6 +19,7 @@ import io.icebergscan.planning.exceptions.PlanFailedException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.http.CatalogClient;
+import io.icebergscan.planning.internal.http.CatalogClient.Handoff;
 import io.icebergscan.planning.internal.http.DiscoveredCatalog;
 import io.icebergscan.planning.internal.http.PlanRequests;
 import io.icebergscan.planning.internal.http.TablePaths;
@@ -37,6 +38,7 @@ import io.icebergscan.planning.observation.Outcome;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
@@ -60,7 +62,7 @@ final class PlanRun {
   private final CatalogClient client;
   private final RequestBodies bodies;
   private final ConcurrencyLimiter limiter;
-  /** The planner's executor, where a plan's requests are subscribed and its answers parsed. */
+  /** The planner's executor, where a plan's first request is subscribed. */
   private final Scheduler scheduler;
   private final PlannerSettings settings;
   private final TableIdentifier table;
@@ -206,6 +208,14 @@ final class PlanRun {
     return failure instanceof NoSuchPlanIdException || failure instanceof NoSuchPlanTaskException;
   }
 
+  /**
+   * A whole plan's walk goes on where its small answers were read, on an event loop; a stream's must not, since its
+   * tasks are emitted from there to a subscriber that may block.
+   */
+  private Handoff handoff() {
+    return this.wholePlan ? Handoff.LARGE_ANSWERS : Handoff.ALWAYS;
+  }
+
   @Nullable String planId() {
     return this.current.planId;
   }
@@ -265,7 +275,7 @@ final class PlanRun {
           PlanRun.this.table.name()));
       this.target = submitted;
       return PlanRun.this.client
-          .submit(catalog, submitted.paths(), PlanRun.this.planRequest)
+          .submit(catalog, submitted.paths(), PlanRun.this.planRequest, handoff())
           .contextWrite(PlanRun.this::counted)
           .flatMap(answer -> {
             this.planId = answer.value().planId();
@@ -305,7 +315,7 @@ final class PlanRun {
                 + " again in " + retryAfter + ", after the plan timeout of " + PlanRun.this.settings.planTimeout()));
           }
           return Mono.delay(PlanRun.this.settings.pollDelay(polls, retryAfter))
-              .then(Mono.defer(() -> PlanRun.this.client.poll(submitted.paths(), id)
+              .then(Mono.defer(() -> PlanRun.this.client.poll(submitted.paths(), id, handoff())
                   .contextWrite(PlanRun.this::counted)))
               .flatMap(answer -> settle(submitted, answer.value(), answer.retryAfter(), polls + 1));
         }
@@ -350,20 +360,38 @@ final class PlanRun {
     private Runnable subscribe(TablePaths paths, String planTask, PlanTaskWalk.Callback callback,
         Observation observation) {
       Disposable fetch = PlanRun.this.client
-          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask))
+          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask), handoff())
           .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
           .contextWrite(context -> counted(Instrumentation.within(context, observation)))
-          .subscribe(tasks -> {
+          .subscribe(tasks -> breakingOffOnFatal(() -> {
             Instrumentation.stopFetch(observation, Outcome.SUCCESS, null);
             callback.succeeded(tasks);
-          }, failure -> {
+          }), failure -> breakingOffOnFatal(() -> {
             ScanPlanningException planning = failure instanceof ScanPlanningException known
                 ? known
                 : new ScanPlanningException("fetching a plan task failed: " + failure, planTask, failure);
             Instrumentation.stopFetch(observation, Outcome.FAILURE, planning);
             callback.failed(planning);
-          });
+          }));
       return fetch::dispose;
+    }
+
+    /**
+     * A whole plan's fetch of a small answer ends on the Netty event loop that read it, where no planner thread's
+     * uncaught-exception handler sees an error Reactor rethrows instead of signalling (an {@code OutOfMemoryError}
+     * in an observation handler, say): the running plans are ended here, as that handler ends them on planner
+     * threads (and only there: twice, the second could end a plan its caller started after the first).
+     */
+    private void breakingOffOnFatal(Runnable ending) {
+      try {
+        ending.run();
+      }
+      catch (Throwable error) {
+        if (Exceptions.isJvmFatal(error) && !RestScanPlanner.onPlannerThread()) {
+          List.copyOf(PlanRun.this.running).forEach(run -> run.breakOff(error));
+        }
+        throw error;
+      }
     }
 
     /** Error, timeout, a re-plan or the caller going away: a plan the catalog still holds gets one DELETE. */

@@ -186,7 +186,7 @@ public final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public ScanPlan plan(TableIdentifier table, ScanRequest request) {
-    if (ON_PLANNER_THREAD.get() != null) {
+    if (onPlannerThread()) {
       // The answers this call would wait for are parsed by the planner's executor: blocking one of its
       // threads on them can deadlock (certainly so with one thread).
       throw new IllegalStateException("plan() was called on a planner thread (for example from a planTasks() "
@@ -219,6 +219,11 @@ public final class RestScanPlanner implements ScanPlanner {
     lists.forEach(tasks::addAll);
     return new ScanPlan(run.planId(), tasks, run.storageCredentials(), new PlanStatistics(run.planTasksFetched(),
         run.walkDepth(), run.requestsMade(), run.replans(), Duration.ofNanos(System.nanoTime() - started)));
+  }
+
+  /** Whether the calling thread runs a planner's work, where its uncaught-exception handler ends the running plans. */
+  static boolean onPlannerThread() {
+    return ON_PLANNER_THREAD.get() != null;
   }
 
   /** E.g. a WebFlux handler on a Reactor Netty event loop: the requests the call waits for may need that loop. */
@@ -349,7 +354,7 @@ public final class RestScanPlanner implements ScanPlanner {
    * @param table the table named in failures, or {@code null}
    */
   private <T> T await(String call, @Nullable TableIdentifier table, Mono<T> answer) {
-    if (ON_PLANNER_THREAD.get() != null) {
+    if (onPlannerThread()) {
       // as for plan(): the answer would be parsed by the executor whose thread waits for it
       throw new IllegalStateException(call + " was called on a planner thread (for example from a planTasks() "
           + "subscriber), where blocking can deadlock the planner; call it from a thread of your own");
