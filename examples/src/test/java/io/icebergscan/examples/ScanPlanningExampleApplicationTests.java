@@ -1,5 +1,10 @@
 package io.icebergscan.examples;
 
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -216,5 +221,53 @@ class ScanPlanningExampleApplicationTests {
     assertThat(rows("?select=no_such_column", MediaType.APPLICATION_JSON).status()).isEqualTo(400);
     assertThat(rows("?limit=-1", MediaType.APPLICATION_JSON).status()).isEqualTo(400);
     assertThat(rows("?filter={filter}", MediaType.APPLICATION_JSON, "not json").status()).isEqualTo(400);
+  }
+
+  /**
+   * A keep-alive connection on which an answer given later (from the reading executor) is followed by one given at
+   * once keeps reading: its next request is answered. Both arrive before the first is answered, as a client's next
+   * request may arrive before the server has finished with the previous one; Reactor Netty 1.3.6 never read the
+   * connection again (reactor/reactor-netty#4361), and the third request here went unanswered.
+   */
+  @Test
+  void theRowsEndpointAnswersTheNextRequestOfAConnectionAfterAnAnswerGivenAtOnce() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", this.port)) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      out.write((request("?select=no_such_column") + request("?limit=-1")).getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(statusLine(in)).isEqualTo("HTTP/1.1 400 Bad Request");
+      assertThat(statusLine(in)).isEqualTo("HTTP/1.1 400 Bad Request");
+      out.write(request("?filter=not%20json").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      String third;
+      try {
+        third = statusLine(in);
+      }
+      catch (SocketTimeoutException unanswered) {
+        third = "no answer within 10 s";
+      }
+      assertThat(third).isEqualTo("HTTP/1.1 400 Bad Request");
+    }
+  }
+
+  private static String request(String query) {
+    return "GET /tables/demo.events/rows" + query + " HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n";
+  }
+
+  /** Reads one response, whose body has a Content-Length, and returns its status line. */
+  private static String statusLine(InputStream in) throws Exception {
+    StringBuilder head = new StringBuilder();
+    while (head.indexOf("\r\n\r\n") < 0) {
+      int read = in.read();
+      assertThat(read).as("the connection closed mid-response: %s", head).isNotNegative();
+      head.append((char) read);
+    }
+    List<String> lines = head.toString().lines().toList();
+    long length = lines.stream().filter(line -> line.regionMatches(true, 0, "content-length:", 0, 15))
+        .mapToLong(line -> Long.parseLong(line.substring(15).trim())).findFirst().orElseThrow();
+    in.readNBytes((int) length);
+    return lines.get(0);
   }
 }
