@@ -44,6 +44,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * each plan until it is cancelled) and {@link PlainFanOutCatalog} (Iceberg's adapter with a fixed fan-out and
  * nothing else). Iceberg reads the worker property once per JVM, so each parameter combination needs its own fork
  * (the default; do not run with {@code -f 0}). Both clients get the warm-up {@link FlatFanOut} explains.
+ *
+ * <p>Two setups: {@code shared}, the catalog in the benchmark's JVM, both on every CPU; {@code pinned}, a remote
+ * catalog's stand-in, the catalog in a process of its own on CPU 1 ({@link RemoteCatalog}) and the client's JVM on CPU
+ * 0. {@link ClientCost} counts what each plan costs the client: CPU time and bytes allocated, the catalog's threads
+ * left out.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,10 +61,10 @@ public class AgainstIceberg {
   static final TableIdentifier TABLE = TableIdentifier.of("bench", "events");
 
   /**
-   * {@code flat-64}: 64 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64; {@code chain-16x4}: a chain
+   * {@code flat-64} and {@code flat-256}: 64 or 256 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64; {@code chain-16x4}: a chain
    * of 16 handles, each (and the plan response) also holding 4 leaves.
    */
-  @Param({ "flat-64", "tree-1-8-64", "chain-16x4" })
+  @Param({ "flat-64", "flat-256", "tree-1-8-64", "chain-16x4" })
   public String shape;
 
   @Param({ "2", "8", "32" })
@@ -78,8 +83,13 @@ public class AgainstIceberg {
   @Param({ "embedded", "plain" })
   public String server;
 
+  /** {@code shared}: the catalog in this JVM, on every CPU; {@code pinned}: in a process of its own on CPU 1, this JVM on CPU 0. */
+  @Param({ "shared", "pinned" })
+  public String setup;
+
   private EmbeddedIcebergCatalog catalog;
   private PlainFanOutCatalog plainCatalog;
+  private RemoteCatalog remote;
   private ScanPlanner planner;
   private RESTCatalog icebergClient;
   private Table icebergTable;
@@ -89,6 +99,7 @@ public class AgainstIceberg {
   static FanOut shape(String shape) {
     return switch (shape) {
       case "flat-64" -> FanOut.flat(64);
+      case "flat-256" -> FanOut.flat(256);
       case "tree-1-8-64" -> FanOut.levels(1, 8, 8);
       case "chain-16x4" -> FanOut.custom(path -> path.size() < 16 && path.stream().allMatch(i -> i == 0) ? 5 : 0);
       default -> throw new IllegalArgumentException("unknown shape " + shape);
@@ -100,22 +111,40 @@ public class AgainstIceberg {
     return PlanTree.of(shape(shape), latencyMillis * 1_000_000L);
   }
 
+  /** About two tasks for every node of the shape, at least 160: every response carries tasks. */
+  static int tasks(String shape) {
+    return Math.max(160, 2 * shape(shape).handles().size());
+  }
+
+  /** The embedded catalog serving {@link #TABLE} over the shape, started. */
+  static EmbeddedIcebergCatalog catalog(String shape, int latencyMillis) {
+    EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create().fanOut(shape(shape))
+        .tasksLatency(Duration.ofMillis(latencyMillis)).start();
+    EmbeddedTable table = catalog.createTable(TABLE, new Schema(Types.NestedField.required(1, "id",
+        Types.LongType.get())));
+    table.appendDataFiles(tasks(shape));
+    return catalog;
+  }
+
   @Setup(Level.Trial)
   public void start() throws Exception {
     // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
     System.setProperty("iceberg.worker.num-threads", Integer.toString(this.workers));
-    this.catalog = EmbeddedIcebergCatalog.create().fanOut(shape(this.shape))
-        .tasksLatency(Duration.ofMillis(this.latencyMillis)).start();
-    EmbeddedTable table = this.catalog.createTable(TABLE,
-        new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
-    // about two tasks per node of any shape (at most 81 nodes): every response carries tasks
-    this.expectedTasks = 160;
-    table.appendDataFiles(this.expectedTasks);
-    String uri = this.catalog.uri();
-    if (this.server.equals("plain")) {
-      this.plainCatalog = PlainFanOutCatalog.start(this.catalog.catalog(), TABLE,
-          tree(this.shape, this.latencyMillis));
-      uri = this.plainCatalog.uri();
+    this.expectedTasks = tasks(this.shape);
+    String uri;
+    if (this.setup.equals("pinned")) {
+      this.remote = RemoteCatalog.start(this.shape, this.latencyMillis, this.server, 1);
+      RemoteCatalog.pinThisJvm(0);
+      uri = this.remote.uri();
+    }
+    else {
+      this.catalog = catalog(this.shape, this.latencyMillis);
+      uri = this.catalog.uri();
+      if (this.server.equals("plain")) {
+        this.plainCatalog = PlainFanOutCatalog.start(this.catalog.catalog(), TABLE,
+            tree(this.shape, this.latencyMillis));
+        uri = this.plainCatalog.uri();
+      }
     }
     if (this.client.equals("ours")) {
       this.planner = ScanPlanner.builder().uri(uri).maxConcurrency(this.workers).build();
@@ -130,8 +159,12 @@ public class AgainstIceberg {
   }
 
   @Benchmark
-  public int plan() {
-    int count;
+  public long plan(ClientCost cost) {
+    return cost.measure(this::planOnce);
+  }
+
+  long planOnce() {
+    long count;
     if (this.planner != null) {
       count = this.planner.plan(io.icebergscan.planning.model.TableIdentifier.of("bench", "events"), ScanRequest.all())
           .tasks().size();
@@ -164,6 +197,11 @@ public class AgainstIceberg {
     if (this.plainCatalog != null) {
       this.plainCatalog.close();
     }
-    this.catalog.close();
+    if (this.catalog != null) {
+      this.catalog.close();
+    }
+    if (this.remote != null) {
+      this.remote.close();
+    }
   }
 }

@@ -61,7 +61,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       plan-tasks fetched on {@code iceberg.worker.num-threads = workers}, its tasks read one after the other. The
  *       {@code …FirstRow} pair stops at the first row: the time to it. Each planner plans with
  *       {@code workers} fetches at once.</li>
- *   <li>The {@link Cpu} counters give the CPU time of the process, less the catalog's threads, per operation; with
+ *   <li>The {@link ClientCost} counters give the CPU time of the process, less the catalog's threads, per operation; with
  *       {@code -prof gc}, allocation per operation. The report divides both by the rows read.</li>
  * </ul>
  *
@@ -114,58 +114,6 @@ public class PlanAndRead {
   record Read(long rows, long idSum) {
   }
 
-  /** CPU time per operation, of the client: the process's, less the embedded catalog's threads'. */
-  @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.EVENTS)
-  public static class Cpu {
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.OperatingSystemMXBean SYSTEM =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-
-    /** Client CPU nanoseconds in the iteration. */
-    public long clientCpuNanos;
-    /** Operations in the iteration, to divide it by. */
-    public long operations;
-
-    @Setup(Level.Iteration)
-    public void reset() {
-      this.clientCpuNanos = 0;
-      this.operations = 0;
-    }
-
-    /** Runs one operation, counting the client CPU it takes. */
-    long measure(Operation operation) {
-      long started = clientCpu();
-      try {
-        return operation.run();
-      }
-      catch (IOException failure) {
-        throw new UncheckedIOException(failure);
-      }
-      finally {
-        this.clientCpuNanos += clientCpu() - started;
-        this.operations++;
-      }
-    }
-
-    interface Operation {
-      long run() throws IOException;
-    }
-
-    /** The Jetty threads of the catalog live for the trial: their CPU is the server's. */
-    private static long clientCpu() {
-      long server = 0;
-      for (ThreadInfo thread : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
-        if (thread != null && thread.getThreadName().startsWith("embedded-iceberg-catalog")) {
-          long cpu = THREADS.getThreadCpuTime(thread.getThreadId());
-          server += Math.max(cpu, 0);
-        }
-      }
-      return SYSTEM.getProcessCpuTime() - server;
-    }
-  }
-
   @Setup(Level.Trial)
   public void start() {
     // before any Iceberg class reads it (ThreadPools reads it once, when it is initialised)
@@ -205,20 +153,20 @@ public class PlanAndRead {
 
   /** Load, then read as the plan streams. */
   @Benchmark
-  public long ours(Cpu cpu) {
+  public long ours(ClientCost cpu) {
     return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.icebergName), IcebergScan.all()))));
   }
 
   /** Load, then read as the plan streams, rows handed over as they are read. */
   @Benchmark
-  public long oursUnordered(Cpu cpu) {
+  public long oursUnordered(ClientCost cpu) {
     return cpu.measure(() -> checked(read(this.ours.readRows(this.ours.loadTable(this.icebergName), IcebergScan.all())
         .unordered())));
   }
 
   /** Load, plan the whole plan, then read it. */
   @Benchmark
-  public long oursPlanned(Cpu cpu) {
+  public long oursPlanned(ClientCost cpu) {
     return cpu.measure(() -> {
       try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all())) {
         return checked(read(plan.rows()));
@@ -227,7 +175,7 @@ public class PlanAndRead {
   }
 
   @Benchmark
-  public long iceberg(Cpu cpu) {
+  public long iceberg(ClientCost cpu) {
     return cpu.measure(() -> checked(readIceberg()));
   }
 
@@ -262,7 +210,7 @@ public class PlanAndRead {
    * loading or planning.
    */
   @Benchmark
-  public long oursReadOnly(Cpu cpu) {
+  public long oursReadOnly(ClientCost cpu) {
     if (this.readOnlyPlan == null) {
       this.readOnlyPlan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all());
     }
@@ -272,7 +220,7 @@ public class PlanAndRead {
 
   /** The other layer: load and plan, no rows; the catalog's planning of the table included. */
   @Benchmark
-  public long oursPlanOnly(Cpu cpu) {
+  public long oursPlanOnly(ClientCost cpu) {
     return cpu.measure(() -> {
       try (IcebergScanPlan plan = this.ours.plan(this.ours.loadTable(this.icebergName), IcebergScan.all())) {
         return plan.tasks().size();
@@ -282,7 +230,7 @@ public class PlanAndRead {
 
   /** Iceberg's client's planning alone: load and {@code planFiles()}, no rows. */
   @Benchmark
-  public long icebergPlanOnly(Cpu cpu) {
+  public long icebergPlanOnly(ClientCost cpu) {
     return cpu.measure(this::icebergTasks);
   }
 

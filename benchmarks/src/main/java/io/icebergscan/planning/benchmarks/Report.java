@@ -431,12 +431,15 @@ public final class Report {
     OUT.println("Against Apache Iceberg Java (`AgainstIceberg`): `RESTCatalog` with `scan-planning-mode=server` "
         + "and this planner, on the same server and fan-out, as many workers each. Servers: `embedded`, the test "
         + "module's `EmbeddedIcebergCatalog`; `plain`, `PlainFanOutCatalog` (Iceberg's adapter and servlet with a "
-        + "fixed fan-out and nothing else). The ideal is the `/tasks` requests alone at their latency on that many "
-        + "workers (`IdealSchedule`), without the plan call.");
+        + "fixed fan-out and nothing else). Setups: `shared`, the catalog in the benchmark's JVM, both on the 2 "
+        + "vCPUs; `pinned`, a remote catalog's stand-in, the catalog in a process of its own on CPU 1 and the "
+        + "client on CPU 0. The ideal is the `/tasks` requests alone at their latency on that many workers "
+        + "(`IdealSchedule`), without the plan call. CPU and allocation are the client's (`ClientCost`: the "
+        + "catalog's threads left out) per request of the plan (its plan call and its fetches).");
     OUT.println();
-    OUT.println("| shape | server | workers | ideal ms | this planner ms/plan | Iceberg ms/plan | ours / ideal "
-        + "| Iceberg / ideal | Iceberg / ours |");
-    OUT.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    OUT.println("| shape | server | setup | workers | ideal ms | this planner ms/plan | Iceberg ms/plan | ours / ideal "
+        + "| Iceberg / ideal | Iceberg / ours | CPU µs/request, ours / Iceberg | KiB/request, ours / Iceberg |");
+    OUT.println("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     List<String> categories = new ArrayList<>();
     Map<String, List<Double>> speedups = new LinkedHashMap<>();
     for (Row r : against) {
@@ -445,21 +448,27 @@ public final class Report {
       }
       Row theirs = against.stream().filter(t -> t.param("client").equals("iceberg")
           && t.param("shape").equals(r.param("shape")) && t.param("workers").equals(r.param("workers"))
-          && server(t).equals(server(r))).findFirst().orElse(null);
+          && server(t).equals(server(r)) && setup(t).equals(setup(r))).findFirst().orElse(null);
       if (theirs == null) {
         continue;
       }
-      double ideal = IdealSchedule.workConserving(AgainstIceberg.tree(r.param("shape"), r.intParam("latencyMillis")),
-          r.intParam("workers")) / MS;
+      PlanTree tree = AgainstIceberg.tree(r.param("shape"), r.intParam("latencyMillis"));
+      double ideal = IdealSchedule.workConserving(tree, r.intParam("workers")) / MS;
       double ratio = theirs.median() / r.median();
-      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %.2f |%n", r.param("shape"), server(r),
-          r.param("workers"), fmt(ideal), r.spread(1), theirs.spread(1), fmt(r.median() / ideal),
-          fmt(theirs.median() / ideal), ratio);
+      // the plan call and one fetch a handle
+      int requests = tree.size() + 1;
+      OUT.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s / %s | %s / %s |%n",
+          r.param("shape"), server(r), setup(r), r.param("workers"), fmt(ideal), r.spread(1), theirs.spread(1),
+          fmt(r.median() / ideal), fmt(theirs.median() / ideal), ratio,
+          perRequest(r, "clientCpuNanos", requests * 1000.0), perRequest(theirs, "clientCpuNanos", requests * 1000.0),
+          perRequest(r, "clientAllocatedBytes", requests * 1024.0),
+          perRequest(theirs, "clientAllocatedBytes", requests * 1024.0));
       String category = r.param("workers") + " workers";
       if (!categories.contains(category)) {
         categories.add(category);
       }
-      speedups.computeIfAbsent(r.param("shape") + ", " + server(r), k -> new ArrayList<>()).add(ratio);
+      speedups.computeIfAbsent(r.param("shape") + ", " + server(r) + ", " + setup(r), k -> new ArrayList<>())
+          .add(ratio);
     }
     OUT.println();
     if (charts != null && !categories.isEmpty()) {
@@ -468,6 +477,19 @@ public final class Report {
       OUT.println("![This planner against Iceberg Java for each shape](images/against-iceberg.png)");
       OUT.println();
     }
+  }
+
+  /** A {@link ClientCost} counter per operation, divided by {@code unit}; empty without the counters. */
+  private static String perRequest(Row r, String counter, double unit) {
+    Double total = r.secondary().get(counter);
+    Double operations = r.secondary().get("operations");
+    return total == null || operations == null || operations == 0 ? "" : fmt(total / operations / unit);
+  }
+
+  /** The setup an {@code AgainstIceberg} result ran in; results from before the parameter ran shared. */
+  private static String setup(Row r) {
+    String setup = r.param("setup");
+    return setup == null ? "shared" : setup;
   }
 
   /** The server an {@code AgainstIceberg} result ran on; results from before the parameter ran on the embedded one. */

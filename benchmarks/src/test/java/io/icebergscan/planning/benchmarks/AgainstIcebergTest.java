@@ -51,6 +51,17 @@ class AgainstIcebergTest {
     }
   }
 
+  /** The pinned setup's catalog, without the pinning: a process of its own serving the same plan to both clients. */
+  @ParameterizedTest
+  @ValueSource(strings = { "embedded", "plain" })
+  void theRemoteCatalogServesTheShapeFromAProcessOfItsOwn(String server) throws Exception {
+    try (RemoteCatalog remote = RemoteCatalog.start("flat-256", 0, server, -1)) {
+      List<String> fromOurs = ours(remote.uri());
+      assertThat(fromOurs).hasSize(AgainstIceberg.tasks("flat-256")).hasSize(512).doesNotHaveDuplicates();
+      assertThat(iceberg(remote.uri())).containsExactlyInAnyOrderElementsOf(fromOurs);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = { "flat-64 2 64 320", "tree-1-8-64 8 73 100", "chain-16x4 32 80 160" })
   void theReportsIdealIsTheServedTreeAtTheLatencyOnThatManyWorkers(String row) {

@@ -19,7 +19,7 @@ class PlanAndReadTest {
       // ids 0 to 63; the vectors delete 0, 2, 5, 57, 58, 59, the equality deletes 13, 15, 61, 63
       long liveIdSum = 63 * 64 / 2 - (0 + 2 + 5 + 57 + 58 + 59) - (13 + 15 + 61 + 63);
       assertThat(DemoTable.liveRows(DemoTable.MIN_FILES)).isEqualTo(54);
-      PlanAndRead.Cpu cpu = new PlanAndRead.Cpu();
+      ClientCost cpu = new ClientCost();
       assertThat(benchmark.ours(cpu)).isEqualTo(liveIdSum);
       assertThat(benchmark.oursPlanned(cpu)).isEqualTo(liveIdSum);
       assertThat(benchmark.iceberg(cpu)).isEqualTo(liveIdSum);
@@ -30,6 +30,7 @@ class PlanAndReadTest {
           .containsOnly((long) DemoTable.MIN_FILES);
       assertThat(cpu.operations).isEqualTo(8);
       assertThat(cpu.clientCpuNanos).isPositive();
+      assertThat(cpu.clientAllocatedBytes).isPositive();
       // the first row of whichever task comes first: the server plans manifests in parallel, in no fixed order
       List<Long> deleted = List.of(0L, 2L, 5L, 57L, 58L, 59L, 13L, 15L, 61L, 63L);
       assertThat(List.of(benchmark.oursFirstRow(), benchmark.icebergFirstRow()))
@@ -50,7 +51,7 @@ class PlanAndReadTest {
     benchmark.start();
     try {
       long idSum = 299L * 300 / 2;
-      PlanAndRead.Cpu cpu = new PlanAndRead.Cpu();
+      ClientCost cpu = new ClientCost();
       assertThat(benchmark.ours(cpu)).isEqualTo(idSum);
       assertThat(benchmark.iceberg(cpu)).isEqualTo(idSum);
       assertThat(benchmark.plannedTasks()).isEqualTo(3);

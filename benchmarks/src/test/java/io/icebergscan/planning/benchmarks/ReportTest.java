@@ -12,6 +12,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReportTest {
 
   /** One JMH result as {@code -rf json} writes it: µs or ms per operation, iterations in {@code rawData}. */
+  /** {@code result} with {@code ClientCost}'s counters added to its secondary results. */
+  private static String withCost(String result, long cpuNanos, long allocatedBytes, long operations) {
+    return result.replace("\"secondaryMetrics\":{", "\"secondaryMetrics\":{\"clientCpuNanos\":{\"score\":" + cpuNanos
+        + "},\"clientAllocatedBytes\":{\"score\":" + allocatedBytes + "},\"operations\":{\"score\":" + operations
+        + "},");
+  }
+
   private static String result(String benchmark, String params, double... iterations) {
     StringBuilder raw = new StringBuilder();
     double sum = 0;
@@ -47,7 +54,12 @@ class ReportTest {
         result("AgainstIceberg.plan", against + ",\"client\":\"ours\"", 100, 100, 100),
         result("AgainstIceberg.plan", against + ",\"client\":\"iceberg\"", 120, 120, 120),
         result("AgainstIceberg.plan", against + ",\"client\":\"ours\",\"server\":\"plain\"", 90, 90, 90),
-        result("AgainstIceberg.plan", against + ",\"client\":\"iceberg\",\"server\":\"plain\"", 99, 99, 99))
+        result("AgainstIceberg.plan", against + ",\"client\":\"iceberg\",\"server\":\"plain\"", 99, 99, 99),
+        // pinned, with the client's costs: 10 plans of 65 requests each
+        withCost(result("AgainstIceberg.plan", against + ",\"client\":\"ours\",\"setup\":\"pinned\"", 95, 95, 95),
+            13_000_000, 10 * 65 * 16 * 1024, 10),
+        withCost(result("AgainstIceberg.plan", against + ",\"client\":\"iceberg\",\"setup\":\"pinned\"", 95, 95, 95),
+            26_000_000, 10 * 65 * 8 * 1024, 10))
         + "]");
     Path memory = dir.resolve("memory-stream.txt");
     Files.writeString(memory, "noise\nmode=stream handles=2000 peakHeapUsedMiB=70.1 outcome=completed\n");
@@ -75,8 +87,13 @@ class ReportTest {
         .contains("| tree-1-8-64 | 4 | 320 ± 1.00 | 290 | 1.10 | 310 | 1.03 | missed |")
         .contains("| chain-16x4 | 8 | 285 ± 1.00 | 270 | 1.06 | 460 | 0.62 | met |")
         // ideal: 8 rounds of 10 ms on 8 workers
-        .contains("| flat-64 | embedded | 8 | 80.0 | 100 (100 to 100) | 120 (120 to 120) | 1.25 | 1.50 | 1.20 |")
-        .contains("| flat-64 | plain | 8 | 80.0 | 90.0 (90.0 to 90.0) | 99.0 (99.0 to 99.0) | 1.13 | 1.24 | 1.10 |")
+        .contains("| flat-64 | embedded | shared | 8 | 80.0 | 100 (100 to 100) | 120 (120 to 120) | 1.25 | 1.50 | 1.20 "
+            + "|  /  |  /  |")
+        .contains("| flat-64 | plain | shared | 8 | 80.0 | 90.0 (90.0 to 90.0) | 99.0 (99.0 to 99.0) | 1.13 | 1.24 | 1.10 "
+            + "|  /  |  /  |")
+        // per request: 13 ms over 10 plans of 65 requests is 20 µs; 10,649,600 bytes 16 KiB
+        .contains("| flat-64 | embedded | pinned | 8 | 80.0 | 95.0 (95.0 to 95.0) | 95.0 (95.0 to 95.0) | 1.19 | 1.19 | 1.00 "
+            + "| 20.0 / 40.0 | 16.0 / 8.00 |")
         .contains("mode=stream handles=2000 peakHeapUsedMiB=70.1 outcome=completed").doesNotContain("noise")
         .contains("![Ratio to the ideal against the concurrency limit](images/flat-ratio-to-ideal.png)");
     for (String chart : new String[] { "flat-ratio-to-ideal.png", "per-fetch-overhead.png", "against-iceberg.png" }) {
