@@ -8,11 +8,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
+import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.observation.PlanTaskFetchObservationContext;
 import io.micrometer.observation.Observation;
@@ -51,7 +53,10 @@ class EventLoopsTest {
 
   @BeforeAll
   static void installBlockHound() {
-    BlockHound.install(builder -> builder.blockingMethodCallback(method -> BLOCKED.add(method + " on "
+    // Handing a task to the planner's ThreadPoolExecutor takes its lock for a moment (to start a worker, or when the
+    // planner is being closed): the hand-off every executor-backed scheduler makes, not a wait on I/O
+    BlockHound.install(builder -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
+        .blockingMethodCallback(method -> BLOCKED.add(method + " on "
         + Thread.currentThread().getName() + " at " + Arrays.stream(new Throwable().getStackTrace()).limit(25)
             .map(String::valueOf).collect(Collectors.joining(" < ")))));
   }
@@ -130,6 +135,24 @@ class EventLoopsTest {
     assertThat(this.fetchEndedOn).containsOnlyKeys(handles)
         .allSatisfy((handle, thread) -> assertThat(thread).startsWith("iceberg-scan-planning-"));
     assertThat(subscriberThreads).allSatisfy(thread -> assertThat(thread).startsWith("iceberg-scan-planning-"));
+    assertThat(BLOCKED).isEmpty();
+  }
+
+  @Test
+  void aStreamsFailedExchangeReachesItsSubscriberOnAPlannerThread() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of("a", "cut"))));
+    this.catalog.task("a", tasks(List.of("a"), List.of())).task("cut", ScriptedCatalog.closed());
+    List<String> failedOn = new CopyOnWriteArrayList<>();
+
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(4).maxRetries(0)
+        .observationRegistry(this.observations).build()) {
+      assertThatThrownBy(() -> planner.planTasks(TABLE, ScanRequest.all())
+          .doOnError(failure -> failedOn.add(Thread.currentThread().getName()))
+          .blockLast(Duration.ofSeconds(30))).isInstanceOf(TransportException.class).hasMessageContaining("cut");
+    }
+
+    assertThat(this.fetchEndedOn.get("cut")).startsWith("iceberg-scan-planning-");
+    assertThat(failedOn).singleElement().asString().startsWith("iceberg-scan-planning-");
     assertThat(BLOCKED).isEmpty();
   }
 

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
@@ -75,6 +76,11 @@ final class ScriptedCatalog implements AutoCloseable {
   /** A {@code /tasks} answer with data files named {@code tasks} and the given child handles. */
   static Reply tasks(List<String> tasks, List<String> planTasks) {
     return json(200, scanTasksJson(tasks, planTasks));
+  }
+
+  /** No answer: the connection is closed once the request is read (after the reply's delay). */
+  static Reply closed() {
+    return json(0, "");
   }
 
   static Reply error(int status, String type) {
@@ -226,6 +232,10 @@ final class ScriptedCatalog implements AutoCloseable {
           });
     }
     return body.flatMap(text -> {
+      if (reply.status() == 0) {
+        response.withConnection(Connection::dispose);
+        return Mono.<Void>empty();
+      }
       response.status(reply.status()).header("Content-Type", "application/json");
       reply.headers().forEach(response::header);
       return response.sendString(Mono.just(text)).then();

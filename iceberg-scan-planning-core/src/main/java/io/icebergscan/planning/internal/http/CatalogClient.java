@@ -292,7 +292,6 @@ public final class CatalogClient {
    * its answer into a value or a typed failure, on the thread {@code handoff} says.
    */
   private <T> Mono<T> exchange(CatalogRequest request, Handoff handoff, Function<Raw, T> onSuccess) {
-    int parsedWhereRead = handoff == Handoff.LARGE_ANSWERS ? PARSE_WHERE_READ_BYTES : -1;
     if (this.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", request.planTask(), null));
     }
@@ -304,19 +303,9 @@ public final class CatalogClient {
         .timeout(this.requestTimeout, Mono.error(() -> new TransportException(Redaction.maskUserInfo(
             request.described()) + " got no complete answer within the request timeout of " + this.requestTimeout,
             planTask, new TimeoutException("request timeout"))))
-        .flatMap(raw -> {
-          Mono<T> read = Mono.fromCallable(() -> read(request, raw, onSuccess));
-          if (raw.body.length > parsedWhereRead) {
-            return read.subscribeOn(this.parseScheduler);
-          }
-          EventExecutor eventLoop = ThreadExecutorMap.currentExecutor();
-          // Not inline: an event loop hands out the events of one epoll_wait by file descriptor number, so a
-          // connection closed and one opened while it does (a failed plan cancelling its fetches, its DELETE, the
-          // next fetch) can take the closed one's number and be handed its stale events: the new connection fails
-          // with NotYetConnectedException or "prematurely closed BEFORE response". As a task of the same loop, what
-          // follows the answer runs after those events, with no thread woken.
-          return eventLoop == null ? read : read.subscribeOn(Schedulers.fromExecutor(eventLoop));
-        })
+        // a failure of the exchange (a reset, a refused connection) is handed off as an answer would be
+        .onErrorResume(failure -> handedOff(Mono.error(failure), handoff, 0))
+        .flatMap(raw -> handedOff(Mono.fromCallable(() -> read(request, raw, onSuccess)), handoff, raw.body.length))
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> CatalogErrors.unexpected(request.described(), planTask, failure, this.maxResponseBytes))
         .onErrorMap(ScanPlanningException.class, failure -> planTask != null && failure.planTask() == null
@@ -327,6 +316,23 @@ public final class CatalogClient {
           case IF_NOT_PROCESSED -> this.ifNotProcessed;
           case NEVER -> NO_RETRY;
         });
+  }
+
+  /**
+   * {@code signal} subscribed where what follows an answer of {@code bytes} runs: on the planner's executor, or, for
+   * a small answer of a whole plan, on the event loop that read it. Not inline there: an event loop hands out the
+   * events of one {@code epoll_wait} by file descriptor number, so a connection closed and one opened while it does
+   * (a failed plan cancelling its fetches, then its DELETE or the next fetch) can take the closed one's number and
+   * be handed its stale events: the new connection fails with {@code NotYetConnectedException} or "prematurely
+   * closed BEFORE response" (EventLoopFdReuseTest). As a task of the same loop it runs after those events, and no
+   * thread is woken.
+   */
+  private <T> Mono<T> handedOff(Mono<T> signal, Handoff handoff, int bytes) {
+    if (handoff == Handoff.ALWAYS || bytes > PARSE_WHERE_READ_BYTES) {
+      return signal.subscribeOn(this.parseScheduler);
+    }
+    EventExecutor eventLoop = ThreadExecutorMap.currentExecutor();
+    return eventLoop == null ? signal : signal.subscribeOn(Schedulers.fromExecutor(eventLoop));
   }
 
   private <T> T read(CatalogRequest request, Raw raw, Function<Raw, T> onSuccess) {
