@@ -40,7 +40,6 @@ import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.util.retry.Retry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -68,6 +67,15 @@ public final class CatalogClient {
    */
   public static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
   private static final byte[] NO_BODY = new byte[0];
+  /*
+   * The request's header names in lower case, as HTTP/2 writes them (names are case-insensitive): Spring's
+   * HttpHeaders lower-cases a name on every look-up, and WebClient copies each request's headers entry by entry,
+   * which made a new String for every mixed-case name, every request: a fifth of what a fetch allocated.
+   */
+  private static final String ACCEPT = "accept";
+  private static final String CONTENT_TYPE = "content-type";
+  private static final String IDEMPOTENCY_KEY = "idempotency-key";
+  private static final String JSON = MediaType.APPLICATION_JSON_VALUE;
   /**
    * With {@link Handoff#LARGE_ANSWERS}, answers up to this size are parsed on the Netty event loop that read them,
    * and what they start (the walk's next fetches) starts from there; larger ones are handed to the planner's
@@ -75,8 +83,6 @@ public final class CatalogClient {
    * docs/benchmarks.md, "Where an answer is parsed".
    */
   public static final int PARSE_WHERE_READ_BYTES = 8 * 1024;
-  /** Not Retry.max(0), which would wrap the failure in a RetryExhaustedException. */
-  private static final Retry NO_RETRY = Retry.from(signals -> signals.concatMap(signal -> Mono.error(signal.failure())));
 
   /** Where an answer is parsed, and so on which thread what follows it runs. */
   public enum Handoff {
@@ -110,8 +116,7 @@ public final class CatalogClient {
   private final Scheduler parseScheduler;
   private final int maxResponseBytes;
   private final Duration requestTimeout;
-  private final Retry afterTransientFailures;
-  private final Retry ifNotProcessed;
+  private final RetryPolicy retryPolicy;
   private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
   private final Mono<DiscoveredCatalog> discovery;
@@ -120,8 +125,7 @@ public final class CatalogClient {
       JsonMapper mapper, Scheduler parseScheduler, int maxResponseBytes, Duration requestTimeout,
       RetryPolicy retryPolicy) {
     this.webClient = webClient;
-    this.afterTransientFailures = retryPolicy.retry(true);
-    this.ifNotProcessed = retryPolicy.retry(false);
+    this.retryPolicy = retryPolicy;
     this.baseUri = baseUri.endsWith("/") ? baseUri.substring(0, baseUri.length() - 1) : baseUri;
     URI parsed = URI.create(this.baseUri);
     this.displayUri = parsed.getScheme() + "://" + parsed.getHost()
@@ -298,7 +302,7 @@ public final class CatalogClient {
     String planTask = request.planTask();
     // built once: every attempt sends the same request, its Idempotency-Key included
     Mono<Raw> attempts = send(request);
-    return Mono.deferContextual(context -> attempts.doOnSubscribe(attempt -> PlanRequests.sending(context).run()))
+    Mono<T> attempt = Mono.deferContextual(context -> attempts.doOnSubscribe(sent -> PlanRequests.sending(context).run()))
         // the response timeout bounds each silence, not a body that trickles in: this bounds the whole
         .timeout(this.requestTimeout, Mono.error(() -> new TransportException(Redaction.maskUserInfo(
             request.described()) + " got no complete answer within the request timeout of " + this.requestTimeout,
@@ -309,13 +313,13 @@ public final class CatalogClient {
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> CatalogErrors.unexpected(request.described(), planTask, failure, this.maxResponseBytes))
         .onErrorMap(ScanPlanningException.class, failure -> planTask != null && failure.planTask() == null
-            ? CatalogErrors.withPlanTask(failure, planTask) : failure)
-        // each retry subscribes again
-        .retryWhen(switch (request.resend()) {
-          case AFTER_TRANSIENT_FAILURES -> this.afterTransientFailures;
-          case IF_NOT_PROCESSED -> this.ifNotProcessed;
-          case NEVER -> NO_RETRY;
-        });
+            ? CatalogErrors.withPlanTask(failure, planTask) : failure);
+    // each retry subscribes again
+    return switch (request.resend()) {
+      case AFTER_TRANSIENT_FAILURES -> this.retryPolicy.resending(attempt, true);
+      case IF_NOT_PROCESSED -> this.retryPolicy.resending(attempt, false);
+      case NEVER -> attempt;
+    };
   }
 
   /**
@@ -348,14 +352,14 @@ public final class CatalogClient {
     WebClient.RequestBodySpec spec = this.webClient.method(HttpMethod.valueOf(request.endpoint().method()))
         .uri(URI.create(request.uri())) // sent exactly as encoded here; the template only names it
         .attribute(URI_TEMPLATE_ATTRIBUTE, request.uriTemplate())
-        .accept(MediaType.APPLICATION_JSON)
+        .header(ACCEPT, JSON)
         .headers(request.headers());
     if (request.idempotencyKey()) {
-      spec.header("Idempotency-Key", UuidV7.next().toString());
+      spec.header(IDEMPOTENCY_KEY, UuidV7.next().toString());
     }
     byte[] body = request.body();
     if (body != null) {
-      spec.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
+      spec.header(CONTENT_TYPE, JSON).bodyValue(body);
     }
     // The body is read as raw bytes whatever its Content-Type says: the parser reads JSON by its bytes, and a
     // decoder chosen by the header would turn an unparseable header (an answer) into a transport failure.

@@ -13,28 +13,36 @@ import io.netty.handler.timeout.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
 
 /**
  * Which failed requests are sent again, and when: 429 and 503 (after the catalog's
  * {@code Retry-After}, capped), 502 and 504, and requests that got no answer at all (refused or reset
  * connections), but not timeouts, which already waited long. Every POST carries an
  * {@code Idempotency-Key} that stays the same on each attempt; a request that creates something is
- * {@linkplain #retry(boolean) replayable} only if the catalog honours those keys, and is otherwise sent
+ * {@linkplain #resending(Mono, boolean) replayable} only if the catalog honours those keys, and is otherwise sent
  * again only after failures that say it was {@linkplain #notProcessed not acted on}. A retried request is
  * still one request to its caller: one plan-task fetch for the walk, holding its slot.
  */
 public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDelay) {
 
-  /** @param replayable whether the request may be sent again after a failure that may have reached the catalog */
-  public Retry retry(boolean replayable) {
-    return Retry.from(signals -> signals.concatMap(signal -> {
-      Throwable failure = signal.failure();
-      if (signal.totalRetries() >= this.maxRetries || !(replayable ? retryable(failure) : notProcessed(failure))) {
+  /**
+   * {@code attempt}, subscribed again after each failure this policy sends again, after its delay. Nothing is built
+   * for retries until a failure asks for one: a request that succeeds at once, as nearly all do, carries one
+   * operator (Reactor's {@code retryWhen} builds a sink and a processor for every subscription).
+   *
+   * @param replayable whether the request may be sent again after a failure that may have reached the catalog
+   */
+  public <T> Mono<T> resending(Mono<T> attempt, boolean replayable) {
+    return resending(attempt, replayable, 0);
+  }
+
+  private <T> Mono<T> resending(Mono<T> attempt, boolean replayable, int retries) {
+    return attempt.onErrorResume(failure -> {
+      if (retries >= this.maxRetries || !(replayable ? retryable(failure) : notProcessed(failure))) {
         return Mono.error(failure);
       }
-      return Mono.delay(delay(signal.totalRetries(), failure));
-    }));
+      return Mono.delay(delay(retries, failure)).then(Mono.defer(() -> resending(attempt, replayable, retries + 1)));
+    });
   }
 
   public static boolean retryable(Throwable failure) {

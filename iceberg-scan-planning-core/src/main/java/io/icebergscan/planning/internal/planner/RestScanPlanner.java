@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -159,7 +160,10 @@ public final class RestScanPlanner implements ScanPlanner {
         .map(filter -> PlannerScopedFilters.forPlanner(filter, plannersClient))
         .toList();
     WebClient planningClient = builder
-        .defaultHeaders(httpHeaders -> connection.headers().forEach(httpHeaders::set))
+        // names in lower case, as CatalogClient writes its own: Spring's headers lower-case mixed-case names on every
+        // look-up, and WebClient copies these into every request
+        .defaultHeaders(httpHeaders -> connection.headers()
+            .forEach((name, value) -> httpHeaders.set(name.toLowerCase(Locale.ROOT), value)))
         .filters(all -> all.addAll(filters))
         .build();
     JsonMapper mapper = JsonMapper.builder().build();

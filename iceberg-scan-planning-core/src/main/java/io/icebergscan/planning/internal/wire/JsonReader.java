@@ -276,6 +276,16 @@ final class JsonReader {
         : intValue(element, parent.element(index));
   }
 
+  String nonEmptyStringAt(JsonNode element, Path parent, int index) {
+    if (element.isString()) {
+      String text = element.stringValue();
+      if (!text.isEmpty()) {
+        return text;
+      }
+    }
+    return nonEmptyString(element, parent.element(index));
+  }
+
   long nonNegativeLongAt(JsonNode element, Path parent, int index) {
     if (element.isIntegralNumber() && element.canConvertToLong()) {
       long value = element.longValue();

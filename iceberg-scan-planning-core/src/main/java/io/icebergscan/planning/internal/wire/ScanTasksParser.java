@@ -57,8 +57,9 @@ public final class ScanTasksParser {
       tasks.add(fileScanTask(in, fileScanTasks.get(i), Path.of("file-scan-tasks").element(i), deletes));
     }
     List<String> handles = new ArrayList<>(planTasks.size());
+    Path handlesPath = Path.of("plan-tasks");
     for (int i = 0; i < planTasks.size(); i++) {
-      handles.add(in.nonEmptyString(planTasks.get(i), Path.of("plan-tasks").element(i)));
+      handles.add(in.nonEmptyStringAt(planTasks.get(i), handlesPath, i));
     }
     return new ScanTasks(tasks, handles);
   }
