@@ -12,10 +12,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What an operation costs the client, apart from a catalog serving it in the same JVM: CPU time (the process's, less
- * the catalog's Jetty threads') and bytes allocated (by every live thread but the catalog's). A catalog in a process
- * of its own ({@link RemoteCatalog}) leaves the whole JVM to the client. Secondary results per iteration, which the
- * report divides by {@link #operations}.
+ * What an operation costs the client, apart from a catalog serving it in the same JVM: the CPU time of its threads
+ * and the bytes they allocate (every live Java thread but the catalog's). The JVM's own threads (the garbage
+ * collector's, the JIT compilers') are not Java threads and are left out: allocation is counted instead. A catalog in
+ * a process of its own ({@link RemoteCatalog}) leaves every Java thread to the client. A thread that ends within an
+ * operation takes what it used with it; the pools of both clients here keep theirs. Secondary results per
+ * iteration, which the report divides by {@link #operations}.
  */
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)
@@ -23,17 +25,12 @@ public class ClientCost {
 
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-  private static final com.sun.management.OperatingSystemMXBean SYSTEM =
-      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   /** The thread-name prefixes of the catalogs a benchmark may run in its own JVM: their work is the server's. */
   private static final String[] SERVER_THREADS = { "embedded-iceberg-catalog", "plain-fan-out-catalog" };
 
-  /** Client CPU nanoseconds in the iteration. */
+  /** CPU nanoseconds of the client's threads in the iteration. */
   public long clientCpuNanos;
-  /**
-   * Bytes the client's threads allocated in the iteration. A thread that ends within an operation takes what it
-   * allocated with it: the pools of both clients here keep theirs.
-   */
+  /** Bytes the client's threads allocated in the iteration. */
   public long clientAllocatedBytes;
   /** Operations in the iteration, to divide the others by. */
   public long operations;
@@ -67,25 +64,21 @@ public class ClientCost {
     long run() throws IOException;
   }
 
-  /** The client's CPU time and allocated bytes so far: the process's, less the catalog threads'. */
+  /** The CPU time and allocated bytes of the client's threads so far. */
   private static long[] sample() {
     long[] ids = THREADS.getAllThreadIds();
+    long[] cpu = THREADS.getThreadCpuTime(ids);
     long[] allocated = THREADS.getThreadAllocatedBytes(ids);
-    long serverCpu = 0;
-    long clientBytes = 0;
     ThreadInfo[] infos = THREADS.getThreadInfo(ids);
+    long clientCpu = 0;
+    long clientBytes = 0;
     for (int i = 0; i < ids.length; i++) {
-      if (infos[i] == null) {
-        continue;
-      }
-      if (server(infos[i].getThreadName())) {
-        serverCpu += Math.max(THREADS.getThreadCpuTime(ids[i]), 0);
-      }
-      else {
+      if (infos[i] != null && !server(infos[i].getThreadName())) {
+        clientCpu += Math.max(cpu[i], 0);
         clientBytes += Math.max(allocated[i], 0);
       }
     }
-    return new long[] { SYSTEM.getProcessCpuTime() - serverCpu, clientBytes };
+    return new long[] { clientCpu, clientBytes };
   }
 
   private static boolean server(String thread) {

@@ -61,8 +61,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       plan-tasks fetched on {@code iceberg.worker.num-threads = workers}, its tasks read one after the other. The
  *       {@code …FirstRow} pair stops at the first row: the time to it. Each planner plans with
  *       {@code workers} fetches at once.</li>
- *   <li>The {@link ClientCost} counters give the CPU time of the process, less the catalog's threads, per operation; with
- *       {@code -prof gc}, allocation per operation. The report divides both by the rows read.</li>
+ *   <li>The {@link ClientCost} counters give the CPU time of the client's threads (the catalog's left out) per
+ *       operation; with {@code -prof gc}, allocation per operation. The report divides both by the rows read.</li>
  * </ul>
  *
  * <p>Iceberg reads the worker property once per JVM: every combination runs in a fork of its own (never
