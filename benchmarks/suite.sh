@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark suite: builds the benchmarks jar, runs every benchmark of docs/benchmarks.md (the floor, per-fetch
 # overhead, flat fan-out, uneven trees, against Apache Iceberg Java, parsing, memory), then rewrites the figures
-# between the suite markers of docs/benchmarks.md and the charts in docs/images. About an hour on 2 vCPUs; run it
+# between the suite markers of docs/benchmarks.md and the charts in docs/images. About two hours on 2 vCPUs; run it
 # on a quiet machine (the load average during the run is sampled and reported).
 #
 #   benchmarks/suite.sh                 # everything

@@ -61,8 +61,8 @@ public class AgainstIceberg {
   static final TableIdentifier TABLE = TableIdentifier.of("bench", "events");
 
   /**
-   * {@code flat-64} and {@code flat-256}: 64 or 256 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64; {@code chain-16x4}: a chain
-   * of 16 handles, each (and the plan response) also holding 4 leaves.
+   * {@code flat-64} and {@code flat-256}: 64 or 256 handles in the plan response; {@code tree-1-8-64}: 1 -> 8 -> 64;
+   * {@code chain-16x4}: a chain of 16 handles, each (and the plan response) also holding 4 leaves.
    */
   @Param({ "flat-64", "flat-256", "tree-1-8-64", "chain-16x4" })
   public String shape;
@@ -83,7 +83,10 @@ public class AgainstIceberg {
   @Param({ "embedded", "plain" })
   public String server;
 
-  /** {@code shared}: the catalog in this JVM, on every CPU; {@code pinned}: in a process of its own on CPU 1, this JVM on CPU 0. */
+  /**
+   * {@code shared}: the catalog in this JVM, on every CPU; {@code pinned}: in a process of its own on CPU 1, this JVM
+   * on CPU 0.
+   */
   @Param({ "shared", "pinned" })
   public String setup;
 
@@ -106,7 +109,10 @@ public class AgainstIceberg {
     };
   }
 
-  /** The shape's {@code /tasks} requests as a {@link PlanTree} for {@link IdealSchedule}, each taking {@code latencyMillis}. */
+  /**
+   * The shape's {@code /tasks} requests as a {@link PlanTree} for {@link IdealSchedule}, each taking
+   * {@code latencyMillis}.
+   */
   static PlanTree tree(String shape, int latencyMillis) {
     return PlanTree.of(shape(shape), latencyMillis * 1_000_000L);
   }

@@ -192,10 +192,12 @@ public class PerFetchOverhead {
   }
 
   private int catalogclient() {
-    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY, Handoff.LARGE_ANSWERS).block()
-        .value().tasks().planTasks().size();
+    // as a whole plan's requests go
+    int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY,
+        Handoff.LARGE_ANSWERS).block().value().tasks().planTasks().size();
     for (int i = 0; i < this.handles; i++) {
-      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], Handoff.LARGE_ANSWERS).block().fileScanTasks().size();
+      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], Handoff.LARGE_ANSWERS).block()
+          .fileScanTasks().size();
     }
     return total;
   }

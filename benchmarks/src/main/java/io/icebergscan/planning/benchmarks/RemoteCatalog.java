@@ -90,9 +90,8 @@ public final class RemoteCatalog implements AutoCloseable {
     String shape = args[0];
     int latencyMillis = Integer.parseInt(args[1]);
     try (EmbeddedIcebergCatalog catalog = AgainstIceberg.catalog(shape, latencyMillis);
-        PlainFanOutCatalog plain = args[2].equals("plain")
-            ? PlainFanOutCatalog.start(catalog.catalog(), AgainstIceberg.TABLE, AgainstIceberg.tree(shape, latencyMillis))
-            : null) {
+        PlainFanOutCatalog plain = args[2].equals("plain") ? PlainFanOutCatalog.start(catalog.catalog(),
+            AgainstIceberg.TABLE, AgainstIceberg.tree(shape, latencyMillis)) : null) {
       System.out.println(READY + (plain != null ? plain.uri() : catalog.uri()));
       System.out.flush();
       // until the benchmark closes its end
