@@ -481,9 +481,8 @@ public final class Report {
 
   /** A {@link ClientCost} counter per operation, divided by {@code unit}; empty without the counters. */
   private static String perRequest(Row r, String counter, double unit) {
-    Double total = r.secondary().get(counter);
-    Double operations = r.secondary().get("operations");
-    return total == null || operations == null || operations == 0 ? "" : fmt(total / operations / unit);
+    double perOperation = perOperation(r, counter);
+    return Double.isNaN(perOperation) ? "" : fmt(perOperation / unit);
   }
 
   /** The setup an {@code AgainstIceberg} result ran in; results from before the parameter ran shared. */
@@ -626,9 +625,14 @@ public final class Report {
 
   /** The client CPU time of one operation, from the {@code Cpu} counters, in ns; NaN without them. */
   private static double cpuNanos(Row r) {
-    Double nanos = r.secondary().get("clientCpuNanos");
+    return perOperation(r, "clientCpuNanos");
+  }
+
+  /** A {@link ClientCost} counter divided by the operations it counted over; NaN without them. */
+  private static double perOperation(Row r, String counter) {
+    Double total = r.secondary().get(counter);
     Double operations = r.secondary().get("operations");
-    return nanos == null || operations == null || operations == 0 ? Double.NaN : nanos / operations;
+    return total == null || operations == null || operations == 0 ? Double.NaN : total / operations;
   }
 
   private static void convert(List<Row> rows) {
