@@ -338,6 +338,33 @@ class CatalogProtocolTest {
         .satisfies(e -> assertThat(((ScanPlanningException) e).planTask()).isEqualTo("big"));
   }
 
+  /** Without a Content-Length the body is gathered as its chunks come, into one array that grows to fit. */
+  @Test
+  void aChunkedAnswerWithoutALengthIsReadWhole() {
+    String tasks = "{\"file-scan-tasks\":[" + TestTasks.json("s3://b/a.parquet") + "," + TestTasks.json("s3://b/b.parquet")
+        + "]}";
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"chunked\"]}");
+    this.catalog.server().enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json")
+        .chunkedBody(tasks, 7).build());
+
+    assertThat(planner().plan(TABLE).tasks()).extracting(task -> task.dataFile().filePath())
+        .containsExactly("s3://b/a.parquet", "s3://b/b.parquet");
+  }
+
+  @Test
+  void aChunkedAnswerWithoutALengthIsStillBoundedByTheLimit() {
+    this.catalog.enqueue(200, ALL_ENDPOINTS);
+    this.catalog.enqueue(200, "{\"status\":\"completed\",\"plan-id\":\"p\",\"plan-tasks\":[\"big\"]}");
+    this.catalog.server().enqueue(new MockResponse.Builder().setHeader("Content-Type", "application/json")
+        .chunkedBody("{\"file-scan-tasks\":[],\"padding\":\"" + "x".repeat(10_000) + "\"}", 1000).build());
+    ScanPlanner planner = planner(this.catalog.builder().maxResponseBytes(4096));
+
+    assertThatThrownBy(() -> planner.plan(TABLE)).isExactlyInstanceOf(MalformedResponseException.class)
+        .hasMessageContaining("larger than the limit of 4096 bytes")
+        .satisfies(e -> assertThat(((ScanPlanningException) e).planTask()).isEqualTo("big"));
+  }
+
   @Test
   void deleteReferencesResolveWithinTheirOwnResponse() {
     this.catalog.enqueue(200, ALL_ENDPOINTS);

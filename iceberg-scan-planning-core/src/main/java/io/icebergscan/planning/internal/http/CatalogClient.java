@@ -2,7 +2,9 @@ package io.icebergscan.planning.internal.http;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -359,28 +361,59 @@ public final class CatalogClient {
     }
     byte[] body = request.body();
     if (body != null) {
-      spec.header(CONTENT_TYPE, JSON).bodyValue(body);
+      // written as it is: bodyValue would look for a codec among all of WebClient's writers on every request
+      spec.header(CONTENT_TYPE, JSON).body((message, context) -> {
+        message.getHeaders().setContentLength(body.length);
+        return message.writeWith(Mono.just(message.bufferFactory().wrap(body)));
+      });
     }
     // The body is read as raw bytes whatever its Content-Type says: the parser reads JSON by its bytes, and a
     // decoder chosen by the header would turn an unparseable header (an answer) into a transport failure.
-    return spec.exchangeToMono(response -> DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()),
-            this.maxResponseBytes)
-        .map(CatalogClient::bytes)
+    return spec.exchangeToMono(response -> response.body(BodyExtractors.toDataBuffers())
+        .collect(() -> new BodyBytes(response.headers().contentLength(), this.maxResponseBytes), BodyBytes::append)
+        .map(read -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), read.bytes()))
         // an error page over the limit is still its status (a 503 is retried): only its message is lost
         .onErrorResume(DataBufferLimitException.class, tooLarge -> response.statusCode().isError()
-            ? Mono.just(NO_BODY) : Mono.error(tooLarge))
-        .defaultIfEmpty(NO_BODY)
-        .map(bytes -> new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), bytes)));
+            ? Mono.just(new Raw(response.statusCode().value(), response.headers().asHttpHeaders(), NO_BODY))
+            : Mono.error(tooLarge)));
   }
 
-  private static byte[] bytes(DataBuffer buffer) {
-    try {
-      byte[] bytes = new byte[buffer.readableByteCount()];
-      buffer.read(bytes);
-      return bytes;
+  /**
+   * A body copied out of the network's buffers as they arrive, each released at once, into one array sized by the
+   * answer's {@code Content-Length} when it has one: one copy, no list of retained buffers to join.
+   */
+  private static final class BodyBytes {
+
+    private final int limit;
+    private byte[] bytes;
+    private int length;
+
+    BodyBytes(OptionalLong contentLength, int limit) {
+      this.limit = limit;
+      long expected = contentLength.orElse(0);
+      this.bytes = expected > 0 && expected <= limit ? new byte[(int) expected] : NO_BODY;
     }
-    finally {
-      DataBufferUtils.release(buffer);
+
+    void append(DataBuffer buffer) {
+      try {
+        int count = buffer.readableByteCount();
+        if (count > this.limit - this.length) {
+          throw new DataBufferLimitException("Exceeded limit on max bytes to buffer : " + this.limit);
+        }
+        if (this.length + count > this.bytes.length) {
+          this.bytes = Arrays.copyOf(this.bytes, Math.min(this.limit, Math.max(this.length + count,
+              this.bytes.length * 2)));
+        }
+        buffer.read(this.bytes, this.length, count);
+        this.length += count;
+      }
+      finally {
+        DataBufferUtils.release(buffer);
+      }
+    }
+
+    byte[] bytes() {
+      return this.length == this.bytes.length ? this.bytes : Arrays.copyOf(this.bytes, this.length);
     }
   }
 }
