@@ -262,8 +262,8 @@ public interface ScanPlanner extends AutoCloseable {
 
     /**
      * Adjusts the Reactor Netty {@code HttpClient} the planner creates for its connections, after its pool,
-     * timeouts and TLS are set: a proxy, a wiretap, socket options. Calls add up, in order. Not combinable
-     * with {@link #webClient}.
+     * connect timeout and TLS are set: a proxy, a wiretap, socket options. A response timeout set here replaces
+     * {@link #responseTimeout}. Calls add up, in order. Not combinable with {@link #webClient}.
      */
     public Builder httpClient(UnaryOperator<HttpClient> customizer) {
       Objects.requireNonNull(customizer, "customizer");

@@ -8,6 +8,7 @@ import java.util.function.UnaryOperator;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.internal.http.ResponseTimeout;
 import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -107,7 +108,7 @@ public class FlatFanOut {
         // as the planner sizes its own pool
         this.connections = ConnectionProvider.builder("flat-netty").maxConnections(Math.max(16, 2 * this.limit))
             .pendingAcquireMaxCount(-1).build();
-        this.netty = onLoops.apply(HttpClient.create(this.connections).responseTimeout(Duration.ofSeconds(60)));
+        this.netty = onLoops.apply(ResponseTimeout.on(HttpClient.create(this.connections), Duration.ofSeconds(60)));
       }
       default -> throw new IllegalArgumentException(client);
     }

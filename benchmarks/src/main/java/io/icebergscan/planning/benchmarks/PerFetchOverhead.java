@@ -15,8 +15,9 @@ import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.CatalogClient.Handoff;
 import io.icebergscan.planning.internal.http.DiscoveredCatalog;
-import io.icebergscan.planning.internal.http.TablePaths;
+import io.icebergscan.planning.internal.http.ResponseTimeout;
 import io.icebergscan.planning.internal.http.RetryPolicy;
+import io.icebergscan.planning.internal.http.TablePaths;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -120,7 +121,8 @@ public class PerFetchOverhead {
       case "netty", "webclient", "catalogclient" -> {
         this.connections = ConnectionProvider.builder("per-fetch").maxConnections(16).pendingAcquireMaxCount(-1)
             .build();
-        this.httpClient = HttpClient.create(this.connections).responseTimeout(Duration.ofSeconds(60));
+        // the response timeout as the planner sets it, once per connection
+        this.httpClient = ResponseTimeout.on(HttpClient.create(this.connections), Duration.ofSeconds(60));
         this.webClient = WebClient.builder().clientConnector(new ReactorClientHttpConnector(this.httpClient)).build();
         if (this.client.equals("catalogclient")) {
           this.parseExecutor = Executors.newSingleThreadExecutor(task -> {

@@ -38,6 +38,7 @@ import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.http.CatalogClient;
 import io.icebergscan.planning.internal.http.DiscoveredCatalog;
 import io.icebergscan.planning.internal.http.PlannerScopedFilters;
+import io.icebergscan.planning.internal.http.ResponseTimeout;
 import io.icebergscan.planning.internal.http.RetryPolicy;
 import io.icebergscan.planning.internal.http.TablePaths;
 import io.icebergscan.planning.internal.walk.ConcurrencyLimiter;
@@ -142,13 +143,13 @@ public final class RestScanPlanner implements ScanPlanner {
           .build();
       HttpClient httpClient = HttpClient.create(this.ownedConnections)
           .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-              (int) Math.min(Integer.MAX_VALUE, connection.connectTimeout().toMillis()))
-          .responseTimeout(connection.responseTimeout());
+              (int) Math.min(Integer.MAX_VALUE, connection.connectTimeout().toMillis()));
       if (connection.sslContext() != null) {
         SslContext sslContext = connection.sslContext();
         httpClient = httpClient.secure(tls -> tls.sslContext(sslContext));
       }
-      httpClient = connection.httpClient().apply(httpClient);
+      // after the customizer: a response timeout it sets is kept, and one per connection needs HTTP/1.1
+      httpClient = ResponseTimeout.on(connection.httpClient().apply(httpClient), connection.responseTimeout());
       builder = (connection.webClientBuilder() != null ? connection.webClientBuilder().clone()
           // a builder of its own reports its requests where the plans report theirs (a given one keeps its setup)
           : WebClient.builder().observationRegistry(instrumentation.registry()))
