@@ -28,15 +28,25 @@ public final class ScanTasksParser {
   /** Residuals travel as text; an application mapper with pretty printing must not change their form. */
   private final ObjectWriter compactWriter;
 
+  private final ScanTasksStream stream;
+
   public ScanTasksParser(JsonMapper mapper) {
     this.reader = JsonReader.strictReader(mapper);
     this.compactWriter = mapper.writer().without(SerializationFeature.INDENT_OUTPUT);
+    this.stream = new ScanTasksStream(this.reader, this.compactWriter);
   }
 
   /**
+   * The common answer straight from the token stream ({@link ScanTasksStream}); any other read as a tree, which
+   * accepts it or rejects it naming what is wrong.
+   *
    * @param planTask the handle this body answers, named in every rejection
    */
   public ScanTasks parse(byte[] body, String planTask) {
+    ScanTasks common = this.stream.read(body);
+    if (common != null) {
+      return common;
+    }
     JsonReader in = JsonReader.quoting(planTask);
     return in.guarded(() -> read(in, in.root(this.reader, body)));
   }

@@ -47,16 +47,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /** Every message parser of the wire package: what each accepts, and how it names what it rejects. */
 class ResponseParserTest {
 
-  private static final JsonMapper MAPPER = JsonMapper.builder().build();
+  static final JsonMapper MAPPER = JsonMapper.builder().build();
 
   private static final String HANDLE = "plan-task-7f3a";
 
-  private static final String REMOVE = "<remove>";
+  static final String REMOVE = "<remove>";
 
   private static final String PLACEHOLDER = "@@mutation@@";
 
   /** A valid FetchScanTasksResult; every rejection test breaks exactly one thing in it. */
-  private static final String TASKS = """
+  static final String TASKS = """
       {
         "plan-tasks": ["pt-a", "pt-b"],
         "delete-files": [
@@ -1321,7 +1321,7 @@ class ResponseParserTest {
    * The document with the value at a JSON pointer replaced by raw JSON text (or removed). The raw text is
    * spliced in after serialisation, so values Jackson would not round-trip (1e400, 1.0) arrive as written.
    */
-  private static String with(String json, String pointer, String rawValue) {
+  static String with(String json, String pointer, String rawValue) {
     JsonNode root = MAPPER.readTree(json);
     String[] segments = pointer.substring(1).split("/");
     JsonNode parent = root;
@@ -1350,7 +1350,7 @@ class ResponseParserTest {
     return MAPPER.writeValueAsString(root).replace("\"" + PLACEHOLDER + "\"", rawValue);
   }
 
-  private static List<String> pointers(JsonNode node, String prefix) {
+  static List<String> pointers(JsonNode node, String prefix) {
     List<String> pointers = new ArrayList<>();
     if (node.isObject()) {
       for (Map.Entry<String, JsonNode> entry : node.properties()) {
