@@ -33,6 +33,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import reactor.netty.http.HttpProtocol;
 
 /**
  * Benchmark 3: this planner against Apache Iceberg Java's {@code RESTTableScan} (through
@@ -89,6 +90,13 @@ public class AgainstIceberg {
    */
   @Param({ "shared", "pinned" })
   public String setup;
+
+  /**
+   * What this planner speaks to the catalog: {@code http11}, or {@code h2c} (HTTP/2 with prior knowledge, one
+   * connection, which the embedded catalog offers and the plain one does not). Iceberg's client speaks HTTP/1.1.
+   */
+  @Param({ "http11" })
+  public String protocol;
 
   private EmbeddedIcebergCatalog catalog;
   private PlainFanOutCatalog plainCatalog;
@@ -153,7 +161,11 @@ public class AgainstIceberg {
       }
     }
     if (this.client.equals("ours")) {
-      this.planner = ScanPlanner.builder().uri(uri).maxConcurrency(this.workers).build();
+      ScanPlanner.Builder builder = ScanPlanner.builder().uri(uri).maxConcurrency(this.workers);
+      if (this.protocol.equals("h2c")) {
+        builder.httpClient(http -> http.protocol(HttpProtocol.H2C));
+      }
+      this.planner = builder.build();
     }
     else {
       this.icebergClient = new RESTCatalog();

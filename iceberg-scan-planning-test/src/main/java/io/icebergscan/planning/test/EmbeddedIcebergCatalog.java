@@ -32,6 +32,9 @@ import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponseParser;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -332,7 +335,10 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     // A test that forgets close() must not keep the JVM alive.
     threads.setDaemon(true);
     Server jetty = new Server(threads);
-    ServerConnector connector = new ServerConnector(jetty);
+    // HTTP/1.1, and h2c for clients that open with HTTP/2's preface (prior knowledge), on the same port
+    HttpConfiguration http = new HttpConfiguration();
+    ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http),
+        new HTTP2CServerConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     jetty.addConnector(connector);

@@ -2,6 +2,7 @@ package io.icebergscan.planning.test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanPlan;
@@ -13,6 +14,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.netty.http.HttpProtocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -46,6 +48,27 @@ class ScanPlannerOnEmbeddedCatalogTests {
     assertThat(this.catalog.requestCounts().tasks()).isEqualTo(4 + 16);
     assertThat(plan.statistics().planTasksFetched()).isEqualTo(4 + 16);
     assertThat(plan.statistics().walkDepth()).isEqualTo(2);
+  }
+
+  /** The catalog offers h2c beside HTTP/1.1 on its port; over it the response timeout is Reactor Netty's own. */
+  @Test
+  void plansTheSameOverHttp2WithPriorKnowledge() {
+    this.catalog.fanOut(FanOut.uniform(4, 2)).start();
+    EmbeddedTable table = Tables.withEveryKindOfDelete(this.catalog, EVENTS);
+    table.appendDataFiles(30, "day=3");
+    List<String> versions = new CopyOnWriteArrayList<>();
+
+    ScanPlan plan;
+    try (ScanPlanner planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(4)
+        .httpClient(http -> http.protocol(HttpProtocol.H2C)
+            .doOnRequest((request, connection) -> versions.add(request.version().text())))
+        .build()) {
+      plan = planner.plan(PLANNER_EVENTS, ScanRequest.all());
+    }
+
+    assertThat(Tables.views(plan.tasks())).hasSize(35)
+        .containsExactlyInAnyOrderElementsOf(Tables.plannedLocally(table, scan -> scan));
+    assertThat(versions).hasSizeGreaterThan(4 + 16).containsOnly("HTTP/2.0");
   }
 
   @Test
