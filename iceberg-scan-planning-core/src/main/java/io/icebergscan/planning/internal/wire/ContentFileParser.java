@@ -106,26 +106,42 @@ final class ContentFileParser {
     }
   }
 
-  /** Kebab case is the spec's; older writers send the enum names, so case and separator are ignored. */
   private static FileContent content(JsonReader in, JsonNode node, Path path) {
     String text = in.string(node, path);
+    FileContent content = contentNamed(text);
+    if (content == null) {
+      throw in.fail("unknown content" + in.quoted(text), path);
+    }
+    return content;
+  }
+
+  /** Kebab case is the spec's; older writers send the enum names, so case and separator are ignored. */
+  static @Nullable FileContent contentNamed(String text) {
     String name = text.toUpperCase(Locale.ROOT).replace('-', '_');
     for (FileContent content : FileContent.values()) {
       if (content.name().equals(name)) {
         return content;
       }
     }
-    throw in.fail("unknown content" + in.quoted(text), path);
+    return null;
   }
 
   private static FileFormat fileFormat(JsonReader in, JsonNode node, Path path) {
     String text = in.string(node, path);
+    FileFormat format = formatNamed(text);
+    if (format == null) {
+      throw in.fail("unknown file format" + in.quoted(text), path);
+    }
+    return format;
+  }
+
+  static @Nullable FileFormat formatNamed(String text) {
     for (FileFormat format : FileFormat.values()) {
       if (format.name().equalsIgnoreCase(text)) {
         return format;
       }
     }
-    throw in.fail("unknown file format" + in.quoted(text), path);
+    return null;
   }
 
   private static List<@Nullable Object> partition(JsonReader in, JsonNode node, Path path) {
@@ -144,13 +160,20 @@ final class ContentFileParser {
     if (text.length() % 2 != 0) {
       throw in.fail("hexadecimal binary value has an odd number of digits", path);
     }
+    if (!hexDigits(text)) {
+      throw in.fail("not a hexadecimal binary value", path);
+    }
+    return text.toUpperCase(Locale.ROOT);
+  }
+
+  static boolean hexDigits(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
-        throw in.fail("not a hexadecimal binary value", path);
+        return false;
       }
     }
-    return text.toUpperCase(Locale.ROOT);
+    return true;
   }
 
   private static Map<Integer, Long> countMap(JsonReader in, JsonNode file, Path parent, String name) {

@@ -305,37 +305,26 @@ final class ScanTasksStream {
   }
 
   private static FileContent content(JsonParser in, JsonToken token) {
-    String name = string(in, token).toUpperCase(Locale.ROOT).replace('-', '_');
-    for (FileContent content : FileContent.values()) {
-      if (content.name().equals(name)) {
-        return content;
-      }
-    }
-    throw GIVE_UP;
+    return known(ContentFileParser.contentNamed(string(in, token)));
   }
 
   private static FileFormat fileFormat(JsonParser in, JsonToken token) {
-    String text = string(in, token);
-    for (FileFormat format : FileFormat.values()) {
-      if (format.name().equalsIgnoreCase(text)) {
-        return format;
-      }
-    }
-    throw GIVE_UP;
+    return known(ContentFileParser.formatNamed(string(in, token)));
   }
 
   private static String hex(JsonParser in, JsonToken token) {
     String text = string(in, token);
-    if (text.length() % 2 != 0) {
+    if (text.length() % 2 != 0 || !ContentFileParser.hexDigits(text)) {
       throw GIVE_UP;
     }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
-        throw GIVE_UP;
-      }
-    }
     return text.toUpperCase(Locale.ROOT);
+  }
+
+  private static <T> T known(@Nullable T value) {
+    if (value == null) {
+      throw GIVE_UP;
+    }
+    return value;
   }
 
   /** A partition value: null is a value here (the row's field was null); floats give up. */
