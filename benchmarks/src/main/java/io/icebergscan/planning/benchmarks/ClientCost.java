@@ -26,7 +26,8 @@ public class ClientCost {
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
   /** The thread-name prefixes of the catalogs a benchmark may run in its own JVM: their work is the server's. */
-  private static final String[] SERVER_THREADS = { "embedded-iceberg-catalog", "plain-fan-out-catalog" };
+  private static final String[] SERVER_THREADS = { "embedded-iceberg-catalog", "plain-fan-out-catalog",
+      "latency-catalog" };
 
   /** CPU nanoseconds of the client's threads in the iteration. */
   public long clientCpuNanos;
@@ -51,6 +52,12 @@ public class ClientCost {
     catch (IOException failure) {
       throw new UncheckedIOException(failure);
     }
+    catch (RuntimeException failure) {
+      throw failure;
+    }
+    catch (Exception failure) {
+      throw new IllegalStateException(failure);
+    }
     finally {
       long[] ended = sample();
       this.clientCpuNanos += ended[0] - started[0];
@@ -61,7 +68,7 @@ public class ClientCost {
 
   /** One benchmark operation. */
   interface Operation {
-    long run() throws IOException;
+    long run() throws Exception;
   }
 
   /** The CPU time and allocated bytes of the client's threads so far. */

@@ -35,7 +35,8 @@ import reactor.netty.resources.LoopResources;
  * request, sent {@code limit} at a time by three clients, each timed in the same run: {@link #plan} (this planner),
  * {@link #netty} (Reactor Netty's {@code HttpClient} alone, the transport the planner's WebClient runs on, the
  * answers not parsed) and {@link #floor} (raw sockets). Ideal: {@code plan call + ceil(N / c) * L}
- * ({@link IdealSchedule#flat}); {@link Report} prints the ratios to it and to the floor.
+ * ({@link IdealSchedule#flat}); {@link Report} prints the ratios to it and to the floor. {@link ClientCost} gives
+ * each client's CPU time and allocation, the catalog's threads left out.
  *
  * <p>Each trial first sends {@code primeFetches} fetches at 0 ms with the client it times: in a fresh fork the HTTP
  * stack (Reactor Netty, WebClient) and the planner reach steady state only after a few thousand requests, which
@@ -116,38 +117,42 @@ public class FlatFanOut {
 
   private Object run(String client) throws Exception {
     return switch (client) {
-      case "plan" -> plan();
-      case "floor" -> floor();
-      case "netty" -> netty();
+      case "plan" -> plan(new ClientCost());
+      case "floor" -> floor(new ClientCost());
+      case "netty" -> netty(new ClientCost());
       default -> throw new IllegalArgumentException(client);
     };
   }
 
   @Benchmark
-  public ScanPlan plan() {
-    ScanPlan plan = this.planner.plan(TABLE, ScanRequest.all());
-    if (plan.tasks().size() != this.handles) {
-      throw new IllegalStateException("expected " + this.handles + " tasks, got " + plan.tasks().size());
-    }
-    return plan;
+  public long plan(ClientCost cost) {
+    return cost.measure(() -> {
+      ScanPlan plan = this.planner.plan(TABLE, ScanRequest.all());
+      if (plan.tasks().size() != this.handles) {
+        throw new IllegalStateException("expected " + this.handles + " tasks, got " + plan.tasks().size());
+      }
+      return plan.tasks().size();
+    });
   }
 
   /** The same requests from {@link RawSocketClient}s, {@code limit} at a time: the floor, in the same run. */
   @Benchmark
   @Warmup(iterations = 3, time = 2)
-  public int floor() throws Exception {
-    return this.floor.plan();
+  public long floor(ClientCost cost) {
+    return cost.measure(this.floor::plan);
   }
 
   /** The same requests from Reactor Netty's {@code HttpClient}, {@code limit} at a time, answers not parsed. */
   @Benchmark
-  public int netty() {
-    String base = this.catalog.uri() + RawSocketClient.TABLE_PATH;
-    int plan = NettyRequests.post(this.netty, base + "/plan", RawSocketClient.PLAN_BODY).block().length;
-    return plan + Flux.range(0, this.handles)
-        .flatMap(handle -> NettyRequests.post(this.netty, base + "/tasks", RawSocketClient.tasksBody("h" + handle)),
-            this.limit)
-        .map(answer -> answer.length).reduce(0, Integer::sum).block();
+  public long netty(ClientCost cost) {
+    return cost.measure(() -> {
+      String base = this.catalog.uri() + RawSocketClient.TABLE_PATH;
+      int plan = NettyRequests.post(this.netty, base + "/plan", RawSocketClient.PLAN_BODY).block().length;
+      return plan + Flux.range(0, this.handles)
+          .flatMap(handle -> NettyRequests.post(this.netty, base + "/tasks", RawSocketClient.tasksBody("h" + handle)),
+              this.limit)
+          .map(answer -> answer.length).reduce(0, Integer::sum).block();
+    });
   }
 
   @TearDown(Level.Trial)
