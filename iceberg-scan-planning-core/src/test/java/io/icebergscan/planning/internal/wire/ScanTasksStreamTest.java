@@ -47,9 +47,20 @@ class ScanTasksStreamTest {
       {"type":"lt","term":"id","value":9000000000}}}]}
       """;
 
+  /** Ten columns of statistics, a residual holding arrays, an empty file of an equality delete. */
+  private static final String WIDE = """
+      {"delete-files":[{"spec-id":1,"content":"equality-deletes","file-path":"s3://b/eq.parquet",
+      "file-format":"parquet","partition":[],"file-size-in-bytes":0,"record-count":0,
+      "equality-ids":[1,2,3,4,5,6,7,8,9,10]}],
+      "file-scan-tasks":[{"data-file":{"spec-id":1,"content":"data","file-path":"s3://b/w.parquet",
+      "file-format":"parquet","partition":[],"file-size-in-bytes":0,"record-count":0,
+      "value-counts":{"keys":[1,2,3,4,5,6,7,8,9,10],"values":[0,1,2,3,4,5,6,7,8,9]}},
+      "delete-file-references":[0],"residual-filter":{"type":"in","term":"id","values":[1,[2],{"a":[]}]}}]}
+      """;
+
   @Test
   void theCommonAnswersAreReadWithoutATreeAndAlike() {
-    for (String body : List.of(TASKS, ICEBERG_SERVER, "{}", "{\"plan-tasks\":[\"a\",\"b\"]}",
+    for (String body : List.of(TASKS, ICEBERG_SERVER, WIDE, "{}", "{\"plan-tasks\":[\"a\",\"b\"]}",
         "{\"file-scan-tasks\":[],\"unknown\":{\"a\":[1.5,{}]}}")) {
       ScanTasks streamed = this.stream.read(bytes(body));
       assertThat(streamed).as(body).isNotNull().isEqualTo(this.tree.parse(bytes(body), HANDLE));
