@@ -51,10 +51,13 @@ public final class ResponseTimeout extends ChannelDuplexHandler {
     if (client.configuration().responseTimeout() != null) {
       return client;
     }
-    if (client.configuration().protocols().length != 1 || client.configuration().protocols()[0] != HttpProtocol.HTTP11) {
+    HttpProtocol[] protocols = client.configuration().protocols();
+    if (protocols.length != 1 || protocols[0] != HttpProtocol.HTTP11) {
       return client.responseTimeout(timeout);
     }
     return client.doOnChannelInit((observer, channel, remoteAddress) -> {
+      // an HTTP/1.1 client's connections get their codec when they are made, TLS or not; were one without it, the
+      // request timeout would still bound its requests
       if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
         channel.pipeline().addAfter(NettyPipeline.HttpCodec, NAME, new ResponseTimeout(timeout));
       }
