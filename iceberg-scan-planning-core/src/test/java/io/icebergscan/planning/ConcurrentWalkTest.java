@@ -131,11 +131,12 @@ class ConcurrentWalkTest {
   @Test
   void whenSlotsAreScarceTheEarliestWalkPositionGoesFirstNotTheEarliestDiscovered() {
     Gate aGate = new Gate();
+    Gate bGate = new Gate();
     Gate b1Gate = new Gate();
     // b's children are known long before a's, but a's child comes first in walk order
     this.catalog.plan(json(200, completed("p", List.of(), List.of("a", "b"))))
         .task("a", tasks(List.of(), List.of("a1")).gated(aGate))
-        .task("b", tasks(List.of(), List.of("b1", "b2", "b3")))
+        .task("b", tasks(List.of(), List.of("b1", "b2", "b3")).gated(bGate))
         .task("b1", tasks(List.of(), List.of()).gated(b1Gate))
         .task("a1", tasks(List.of(), List.of()))
         .task("b2", tasks(List.of(), List.of()))
@@ -143,6 +144,11 @@ class ConcurrentWalkTest {
     ScanPlanner planner = planner(2);
 
     CompletableFuture<ScanPlan> plan = CompletableFuture.supplyAsync(() -> planner.plan(TABLE));
+    // both on the catalog before b answers: a's request, on a connection of its own, could otherwise reach the
+    // catalog after b1's, sent on b's connection as soon as b's answer freed the slot
+    this.catalog.awaitStarted("a");
+    this.catalog.awaitStarted("b");
+    bGate.open();
     this.catalog.awaitStarted("b1");
     aGate.open();
     this.catalog.awaitAnswered("a1");
