@@ -79,9 +79,9 @@ final class ScanTasksStream {
       String name = in.currentName();
       JsonToken value = in.nextToken();
       switch (name) {
-        case "plan-tasks" -> handles = handles(in, value);
-        case "file-scan-tasks" -> pending = fileScanTasks(in, value);
-        case "delete-files" -> deletes = deleteFiles(in, value);
+        case "plan-tasks" -> handles = list(in, value, ScanTasksStream::nonEmptyString);
+        case "file-scan-tasks" -> pending = list(in, value, this::fileScanTask);
+        case "delete-files" -> deletes = list(in, value, ScanTasksStream::deleteFile);
         default -> in.skipChildren();
       }
     }
@@ -95,34 +95,27 @@ final class ScanTasksStream {
     return new ScanTasks(tasks, handles);
   }
 
-  private static List<String> handles(JsonParser in, JsonToken token) {
-    expect(token, JsonToken.START_ARRAY);
-    List<String> handles = new ArrayList<>();
-    for (JsonToken element = in.nextToken(); element != JsonToken.END_ARRAY; element = in.nextToken()) {
-      handles.add(nonEmptyString(in, element));
-    }
-    return handles;
+  /** Reads one value, whose first token is {@code token}. */
+  @FunctionalInterface
+  private interface Value<T> {
+    T read(JsonParser in, JsonToken token);
   }
 
-  private List<PendingTask> fileScanTasks(JsonParser in, JsonToken token) {
+  /** An array, each element read by {@code element}. */
+  private static <T> List<T> list(JsonParser in, JsonToken token, Value<T> element) {
     expect(token, JsonToken.START_ARRAY);
-    List<PendingTask> tasks = new ArrayList<>();
-    for (JsonToken element = in.nextToken(); element != JsonToken.END_ARRAY; element = in.nextToken()) {
-      tasks.add(fileScanTask(in, element));
+    List<T> values = new ArrayList<>();
+    for (JsonToken next = in.nextToken(); next != JsonToken.END_ARRAY; next = in.nextToken()) {
+      values.add(element.read(in, next));
     }
-    return tasks;
+    return values;
   }
 
-  private static List<DeleteFile> deleteFiles(JsonParser in, JsonToken token) {
-    expect(token, JsonToken.START_ARRAY);
-    List<DeleteFile> deletes = new ArrayList<>();
-    for (JsonToken element = in.nextToken(); element != JsonToken.END_ARRAY; element = in.nextToken()) {
-      if (!(file(in, element) instanceof DeleteFile delete)) {
-        throw GIVE_UP;
-      }
-      deletes.add(delete);
+  private static DeleteFile deleteFile(JsonParser in, JsonToken token) {
+    if (!(file(in, token) instanceof DeleteFile delete)) {
+      throw GIVE_UP;
     }
-    return deletes;
+    return delete;
   }
 
   private PendingTask fileScanTask(JsonParser in, JsonToken token) {
@@ -265,7 +258,7 @@ final class ScanTasksStream {
         case "file-size-in-bytes" -> size = nonNegativeLong(in, value);
         case "record-count" -> records = nonNegativeLong(in, value);
         case "key-metadata" -> keyMetadata = hex(in, value);
-        case "split-offsets" -> splitOffsets = nonNegativeLongs(in, value);
+        case "split-offsets" -> splitOffsets = list(in, value, ScanTasksStream::nonNegativeLong);
         case "sort-order-id" -> sortOrderId = intValue(in, value);
         case "first-row-id" -> firstRowId = nonNegativeLong(in, value);
         case "column-sizes" -> columnSizes = statsMap(in, value, true);
@@ -274,7 +267,7 @@ final class ScanTasksStream {
         case "nan-value-counts" -> nanValueCounts = statsMap(in, value, true);
         case "lower-bounds" -> lowerBounds = statsMap(in, value, false);
         case "upper-bounds" -> upperBounds = statsMap(in, value, false);
-        case "equality-ids" -> equalityIds = intList(in, value);
+        case "equality-ids" -> equalityIds = list(in, value, ScanTasksStream::intValue);
         case "referenced-data-file" -> referencedDataFile = string(in, value);
         case "content-offset" -> contentOffset = nonNegativeLong(in, value);
         case "content-size-in-bytes" -> contentSize = nonNegativeLong(in, value);
@@ -353,7 +346,8 @@ final class ScanTasksStream {
       }
       switch (name) {
         case "keys" -> keys = increasingInts(in, value);
-        case "values" -> values = counts ? nonNegativeLongs(in, value).toArray() : primitives(in, value);
+        case "values" -> values = list(in, value, counts ? ScanTasksStream::nonNegativeLong : ScanTasksStream::primitive)
+            .toArray();
         default -> in.skipChildren();
       }
     }
@@ -380,15 +374,6 @@ final class ScanTasksStream {
     return keys;
   }
 
-  private static Object[] primitives(JsonParser in, JsonToken token) {
-    expect(token, JsonToken.START_ARRAY);
-    List<Object> values = new ArrayList<>();
-    for (JsonToken element = in.nextToken(); element != JsonToken.END_ARRAY; element = in.nextToken()) {
-      values.add(primitive(in, element));
-    }
-    return values.toArray();
-  }
-
   /** A string, a 64-bit integer or a boolean, as the tree reader reads them; anything else gives up. */
   private static Object primitive(JsonParser in, JsonToken token) {
     return switch (token) {
@@ -413,23 +398,6 @@ final class ScanTasksStream {
     return Arrays.copyOf(values, count);
   }
 
-  private static List<Integer> intList(JsonParser in, JsonToken token) {
-    int[] values = ints(in, token);
-    List<Integer> list = new ArrayList<>(values.length);
-    for (int value : values) {
-      list.add(value);
-    }
-    return list;
-  }
-
-  private static List<Long> nonNegativeLongs(JsonParser in, JsonToken token) {
-    expect(token, JsonToken.START_ARRAY);
-    List<Long> values = new ArrayList<>();
-    for (JsonToken element = in.nextToken(); element != JsonToken.END_ARRAY; element = in.nextToken()) {
-      values.add(nonNegativeLong(in, element));
-    }
-    return values;
-  }
 
   private static int intValue(JsonParser in, JsonToken token) {
     expect(token, JsonToken.VALUE_NUMBER_INT);
