@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.icebergscan.planning.internal.wire.WireTypes.ScanTasks;
+import io.icebergscan.planning.model.ContentFile;
 import io.icebergscan.planning.model.DataFile;
 import io.icebergscan.planning.model.DeleteFile;
 import io.icebergscan.planning.model.FileContent;
@@ -213,7 +214,7 @@ final class ScanTasksStream {
   }
 
   /** The fields of one content file, read in whatever order they come, then built as the tree reader builds it. */
-  private static Object file(JsonParser in, JsonToken token) {
+  private static ContentFile file(JsonParser in, JsonToken token) {
     expect(token, JsonToken.START_OBJECT);
     FileContent content = null;
     Integer specId = null;
