@@ -19,7 +19,8 @@ import reactor.core.publisher.Mono;
 public interface CatalogCalls {
 
   /**
-   * Loads a table's metadata, config and (if asked for) vended credentials: {@code GET …/tables/{table}}.
+   * Loads a table's metadata, config, (if asked for) vended credentials and the read restrictions the catalog
+   * requires of its readers: {@code GET …/tables/{table}}.
    *
    * @param vendedCredentials whether to ask the catalog for credentials to read the table's files with
    *     ({@code X-Iceberg-Access-Delegation: vended-credentials})

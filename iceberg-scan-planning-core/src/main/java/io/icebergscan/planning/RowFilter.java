@@ -154,7 +154,8 @@ public final class RowFilter {
   }
 
   /**
-   * Rows whose column is not null and differs from the value.
+   * Rows whose column differs from the value, a null among them: {@code !=} is the negation of a null-safe
+   * {@code =}, as the expressions spec has it (SQL would leave the nulls out).
    *
    * @throws IllegalArgumentException as {@link #equal(String, Object)}
    */
@@ -218,7 +219,8 @@ public final class RowFilter {
   }
 
   /**
-   * Rows whose column is not null and equals none of the values.
+   * Rows whose column equals none of the values, a null among them, as the expressions spec has it (SQL would leave
+   * the nulls out).
    *
    * @throws IllegalArgumentException as {@link #in(String, Object...)}
    */
@@ -227,7 +229,8 @@ public final class RowFilter {
   }
 
   /**
-   * Rows whose column is not null and equals none of the values.
+   * Rows whose column equals none of the values, a null among them, as the expressions spec has it (SQL would leave
+   * the nulls out).
    *
    * @throws IllegalArgumentException as {@link #in(String, Object...)}
    */

@@ -5,9 +5,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What to plan: every field of the REST spec's {@code PlanTableScanRequest}, and how many plan-task
- * fetches this plan may have in flight. Fields left {@code null} are not sent, so the catalog's
- * defaults apply.
+ * What to plan: every field of the REST spec's {@code PlanTableScanRequest}, how many plan-task fetches this plan may
+ * have in flight, and whether the plan is for a read under the catalog's read restrictions. Fields left {@code null}
+ * are not sent, so the catalog's defaults apply.
  *
  * @param snapshotId the snapshot to scan (time travel); not together with an incremental range
  * @param select the full names of the fields to read, or {@code null} for all
@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  * @param minRowsRequested a hint that this many rows are enough
  * @param maxConcurrency plan-task fetches this plan may have in flight, at most the planner's limit;
  *     {@code null} for the planner's limit
+ * @param restricted whether the table was loaded with read restrictions for this caller, which the read of this plan
+ *     enforces; not sent: the plan's observation records it (the low-cardinality key {@code restricted}), never what
+ *     the restrictions say
  */
 public record ScanRequest(
     @Nullable Long snapshotId,
@@ -32,7 +35,8 @@ public record ScanRequest(
     @Nullable Long endSnapshotId,
     @Nullable List<String> statsFields,
     @Nullable Long minRowsRequested,
-    @Nullable Integer maxConcurrency) {
+    @Nullable Integer maxConcurrency,
+    boolean restricted) {
 
   public ScanRequest {
     if (snapshotId != null && (startSnapshotId != null || endSnapshotId != null)) {
@@ -57,6 +61,15 @@ public record ScanRequest(
     }
   }
 
+  /** A request of a read without read restrictions. */
+  public ScanRequest(@Nullable Long snapshotId, @Nullable List<String> select, @Nullable RowFilter filter,
+      @Nullable Boolean caseSensitive, @Nullable Boolean useSnapshotSchema, @Nullable Long startSnapshotId,
+      @Nullable Long endSnapshotId, @Nullable List<String> statsFields, @Nullable Long minRowsRequested,
+      @Nullable Integer maxConcurrency) {
+    this(snapshotId, select, filter, caseSensitive, useSnapshotSchema, startSnapshotId, endSnapshotId, statsFields,
+        minRowsRequested, maxConcurrency, false);
+  }
+
   /** A request for the whole current snapshot with the catalog's defaults. */
   public static ScanRequest all() {
     return builder().build();
@@ -79,6 +92,7 @@ public record ScanRequest(
     private @Nullable List<String> statsFields;
     private @Nullable Long minRowsRequested;
     private @Nullable Integer maxConcurrency;
+    private boolean restricted;
 
     private Builder() {
     }
@@ -154,9 +168,19 @@ public record ScanRequest(
       return this;
     }
 
+    /**
+     * Whether the plan is for a read under the catalog's read restrictions, which the caller enforces (default
+     * false): recorded by the plan's observation, not sent.
+     */
+    public Builder restricted(boolean restricted) {
+      this.restricted = restricted;
+      return this;
+    }
+
     public ScanRequest build() {
       return new ScanRequest(this.snapshotId, this.select, this.filter, this.caseSensitive, this.useSnapshotSchema,
-          this.startSnapshotId, this.endSnapshotId, this.statsFields, this.minRowsRequested, this.maxConcurrency);
+          this.startSnapshotId, this.endSnapshotId, this.statsFields, this.minRowsRequested, this.maxConcurrency,
+          this.restricted);
     }
   }
 }

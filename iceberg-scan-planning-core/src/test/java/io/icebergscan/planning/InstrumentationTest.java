@@ -91,7 +91,7 @@ class InstrumentationTest {
     assertThat(plan.getName()).isEqualTo("iceberg.scan.planning");
     assertThat(plan.getContextualName()).isEqualTo("plan scan");
     assertThat(plan.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("outcome", "SUCCESS"),
-        KeyValue.of("exception", "none"));
+        KeyValue.of("exception", "none"), KeyValue.of("restricted", "false"));
     assertThat(plan.getHighCardinalityKeyValues()).containsExactly(KeyValue.of("iceberg.table", "db.t"));
     assertThat(plan.tasks()).isEqualTo(4);
     assertThat(plan.planTasksFetched()).isEqualTo(2);
@@ -103,6 +103,22 @@ class InstrumentationTest {
       assertThat(fetch.getParentObservation().getContextView()).isSameAs(plan);
     });
     assertThat(fetches()).extracting(PlanTaskFetchObservationContext::planTask).containsExactlyInAnyOrder("a", "b");
+  }
+
+  @Test
+  void aPlanForARestrictedReadSaysSoAsALowCardinalityKeyAndNothingOfTheRestrictions() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of())));
+
+    planner().plan(TABLE, ScanRequest.builder().restricted(true).build());
+
+    ScanPlanningObservationContext plan = plan();
+    assertThat(plan.restricted()).isTrue();
+    assertThat(plan.getLowCardinalityKeyValues()).contains(KeyValue.of("restricted", "true"));
+    assertThat(plan.getHighCardinalityKeyValues()).containsExactly(KeyValue.of("iceberg.table", "db.t"));
+    assertThat(fetches()).allSatisfy(fetch -> assertThat(fetch.getLowCardinalityKeyValues())
+        .extracting(KeyValue::getKey).doesNotContain("restricted"));
+    // not sent: the catalog's request has no such member
+    assertThat(this.catalog.submissions).singleElement().asString().doesNotContain("restricted");
   }
 
   @Test

@@ -198,7 +198,7 @@ public class PerFetchOverhead {
     int total = this.catalogClient.submit(this.discovered, this.paths, RawSocketClient.PLAN_BODY,
         Handoff.LARGE_ANSWERS).block().value().tasks().planTasks().size();
     for (int i = 0; i < this.handles; i++) {
-      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], Handoff.LARGE_ANSWERS).block()
+      total += this.catalogClient.fetchTasks(this.paths, "h" + i, this.bodies[i], Handoff.LARGE_ANSWERS, true).block()
           .fileScanTasks().size();
     }
     return total;

@@ -5,6 +5,7 @@ import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.Redaction;
@@ -19,7 +20,8 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * The planner's exceptions as RFC 9457 problem details, for Spring MVC and WebFlux alike: the one place that says
  * which HTTP status each failure is to the application's own clients. What the catalog says of a table or a request
  * passes on (404, 400); what went wrong between the application and its catalog is the application's gateway failing
- * (502), unavailable (503) or too slow (504), never the client's fault.
+ * (502), unavailable (503) or too slow (504), never the client's fault. A way of reading that a governed table's read
+ * restrictions refuse is forbidden (403).
  *
  * <p>The detail is the exception's message, with user info in URIs masked; causes, plan-task handles and headers are
  * never in the body. The {@code exception} property names the exception's type, as Iceberg's REST errors do.
@@ -60,8 +62,13 @@ public class ScanPlanningProblemDetails {
     if (failure instanceof PlanCancelledException) {
       return HttpStatus.SERVICE_UNAVAILABLE;
     }
-    // an AuthenticationException (the application's credentials, not its client's), a malformed answer, an endpoint
-    // the catalog lacks, a failed plan, the iceberg module's failures to read a file
+    if (failure instanceof RestrictedReadException) {
+      // the catalog governs the table: what was asked for would hand out what its read restrictions keep
+      return HttpStatus.FORBIDDEN;
+    }
+    // an AuthenticationException (the application's credentials, not its client's), a malformed answer, read
+    // restrictions that cannot be enforced, an endpoint the catalog lacks, a failed plan, the iceberg module's
+    // failures to read a file
     return HttpStatus.BAD_GATEWAY;
   }
 }

@@ -100,11 +100,13 @@ class ScanPlanningMetricsAutoConfigurationTests {
       plan(context);
       await().atMost(BOUND).until(() -> registry.find(PLAN).timer() != null);
 
-      // ours, and the "error" Micrometer's meter handler adds to every observation's timer (as for HTTP clients)
-      for (Meter.Id id : List.of(registry.get(PLAN).timer().getId(), registry.get(FETCHES).timer().getId())) {
-        assertThat(id.getTags()).extracting(tag -> tag.getKey())
-            .containsExactlyInAnyOrder("outcome", "exception", "error");
-      }
+      // ours, and the "error" Micrometer's meter handler adds to every observation's timer (as for HTTP clients); a
+      // plan's tells a read under read restrictions apart
+      assertThat(registry.get(PLAN).timer().getId().getTags()).extracting(tag -> tag.getKey())
+          .containsExactlyInAnyOrder("outcome", "exception", "error", "restricted");
+      assertThat(registry.get(PLAN).timer().getId().getTag("restricted")).isEqualTo("false");
+      assertThat(registry.get(FETCHES).timer().getId().getTags()).extracting(tag -> tag.getKey())
+          .containsExactlyInAnyOrder("outcome", "exception", "error");
     });
   }
 

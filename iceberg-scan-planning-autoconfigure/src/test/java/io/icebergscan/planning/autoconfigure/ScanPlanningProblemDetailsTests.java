@@ -11,6 +11,7 @@ import io.icebergscan.planning.MockCatalog;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.InvalidReadRestrictionsException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
@@ -19,6 +20,7 @@ import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanFailedException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.model.TableIdentifier;
@@ -90,6 +92,8 @@ class ScanPlanningProblemDetailsTests {
         Arguments.of(new PlanCancelledException("the plan was cancelled"), 503),
         Arguments.of(new PlanFailedException("the catalog failed the plan", "ValidationException"), 502),
         Arguments.of(new MalformedResponseException("plan-tasks is not an array", "plan-tasks", null), 502),
+        Arguments.of(new RestrictedReadException("sales.orders", "IcebergScanPlan.tasks()", "its files are raw"), 403),
+        Arguments.of(new InvalidReadRestrictionsException("sales.orders", 3, "an unknown action"), 502),
         Arguments.of(new ScanPlanningException("the planner is closed"), 502));
   }
 

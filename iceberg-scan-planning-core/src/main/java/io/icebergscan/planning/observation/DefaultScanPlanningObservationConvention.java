@@ -8,8 +8,9 @@ import io.micrometer.common.KeyValues;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The default convention of plans: {@value #NAME}, low-cardinality {@code outcome} and {@code exception}, the
- * table as the high-cardinality {@code iceberg.table}.
+ * The default convention of plans: {@value #NAME}, low-cardinality {@code outcome}, {@code exception} and
+ * {@code restricted} (whether the plan is for a read under the catalog's read restrictions), the table as the
+ * high-cardinality {@code iceberg.table}. Never what the restrictions say.
  */
 public class DefaultScanPlanningObservationConvention implements ScanPlanningObservationConvention {
 
@@ -29,7 +30,8 @@ public class DefaultScanPlanningObservationConvention implements ScanPlanningObs
 
   @Override
   public KeyValues getLowCardinalityKeyValues(ScanPlanningObservationContext context) {
-    return KeyValues.of(outcome(context.outcome()), exception(context.getError()));
+    return KeyValues.of(outcome(context.outcome()), exception(context.getError()),
+        LowCardinalityKeyNames.RESTRICTED.withValue(Boolean.toString(context.restricted())));
   }
 
   @Override

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 public final class ScanPlanningObservationContext extends Observation.Context {
 
   private final TableIdentifier table;
+  private final boolean restricted;
   private @Nullable Outcome outcome;
   private long tasks;
   private int planTasksFetched;
@@ -16,11 +17,22 @@ public final class ScanPlanningObservationContext extends Observation.Context {
   private int replans;
 
   public ScanPlanningObservationContext(TableIdentifier table) {
+    this(table, false);
+  }
+
+  /** @param restricted whether the plan is for a read under the catalog's read restrictions */
+  public ScanPlanningObservationContext(TableIdentifier table, boolean restricted) {
     this.table = table;
+    this.restricted = restricted;
   }
 
   public TableIdentifier table() {
     return this.table;
+  }
+
+  /** Whether the plan is for a read under the catalog's read restrictions ({@code ScanRequest#restricted()}). */
+  public boolean restricted() {
+    return this.restricted;
   }
 
   /** How the plan ended, or {@code null} while it runs. */

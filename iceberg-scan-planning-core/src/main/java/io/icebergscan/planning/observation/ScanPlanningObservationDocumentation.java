@@ -33,9 +33,14 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
     public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
       return DefaultPlanTaskFetchObservationConvention.class;
     }
+
+    @Override
+    public KeyName[] getLowCardinalityKeyNames() {
+      return new KeyName[] { LowCardinalityKeyNames.OUTCOME, LowCardinalityKeyNames.EXCEPTION };
+    }
   };
 
-  /** Both observations have the same keys. */
+  /** A plan's keys; a fetch has all but {@code restricted}. */
   @Override
   public KeyName[] getLowCardinalityKeyNames() {
     return LowCardinalityKeyNames.values();
@@ -62,6 +67,17 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
       @Override
       public String asString() {
         return "exception";
+      }
+    },
+
+    /**
+     * On a plan: {@code true} when it is for a read under the catalog's read restrictions (row filters and column
+     * masks), {@code false} otherwise. Never what they are.
+     */
+    RESTRICTED {
+      @Override
+      public String asString() {
+        return "restricted";
       }
     }
   }

@@ -238,10 +238,12 @@ public final class CatalogClient {
     return exchange(to(Endpoint.CANCEL_PLAN, paths.plan(planId), paths), raw -> Boolean.TRUE).then();
   }
 
-  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, Handoff handoff) {
+  /** @param quoting whether a rejection of the answer may quote it: not for a plan of a restricted read */
+  public Mono<ScanTasks> fetchTasks(TablePaths paths, String planTask, byte[] request, Handoff handoff,
+      boolean quoting) {
     // a fetch only reads: sending it again is safe whatever the catalog says about keys
     return exchange(to(Endpoint.FETCH_PLAN_TASKS, paths.tasks(), paths).body(request, true).planTask(planTask),
-        handoff, raw -> this.tasks.parse(raw.body, planTask));
+        handoff, raw -> this.tasks.parse(raw.body, planTask, quoting));
   }
 
   /**

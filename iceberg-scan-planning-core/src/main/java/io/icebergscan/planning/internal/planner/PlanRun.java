@@ -83,6 +83,8 @@ final class PlanRun {
   private final AtomicInteger replans = new AtomicInteger();
   /** {@link System#nanoTime()} when the plan timeout expires. */
   private volatile long deadline;
+  /** Whether the plan is for a read under read restrictions, as its observation records. */
+  private final boolean restricted;
   /** The plan's observation, the parent of its fetches'; set when the plan is subscribed. */
   private volatile Observation observation = Observation.NOOP;
 
@@ -99,6 +101,7 @@ final class PlanRun {
     this.limiter = limiter;
     this.settings = settings;
     this.table = table;
+    this.restricted = request.restricted();
     Integer requested = request.maxConcurrency();
     if (requested != null && requested > settings.maxConcurrency()) {
       throw new IllegalArgumentException("the request's maxConcurrency " + requested
@@ -130,7 +133,7 @@ final class PlanRun {
         return Flux.error(new ScanPlanningException("planning " + this.table + " failed: the planner is closed"));
       }
       this.deadline = System.nanoTime() + this.settings.planTimeout().toNanos();
-      Observation observation = this.instrumentation.startPlan(this.table, subscriber);
+      Observation observation = this.instrumentation.startPlan(this.table, this.restricted, subscriber);
       this.observation = observation;
       AtomicLong delivered = new AtomicLong();
       AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -360,7 +363,7 @@ final class PlanRun {
     private Runnable subscribe(TablePaths paths, String planTask, PlanTaskWalk.Callback callback,
         Observation observation) {
       Disposable fetch = PlanRun.this.client
-          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask), handoff())
+          .fetchTasks(paths, planTask, PlanRun.this.bodies.tasks(planTask), handoff(), !PlanRun.this.restricted)
           .doOnCancel(() -> Instrumentation.stopFetch(observation, Outcome.CANCELLED, null))
           .contextWrite(context -> counted(Instrumentation.within(context, observation)))
           .subscribe(tasks -> breakingOffOnFatal(() -> {

@@ -292,7 +292,7 @@ public final class RestScanPlanner implements ScanPlanner {
         return client.loadTable(paths(catalog, table), vendedCredentials);
       }));
       return new LoadedTable(loaded.metadataLocation(), loaded.metadataJson(), loaded.config(),
-          loaded.storageCredentials());
+          loaded.storageCredentials(), loaded.readRestrictions());
     }
 
     @Override

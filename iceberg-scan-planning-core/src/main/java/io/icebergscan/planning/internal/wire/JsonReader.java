@@ -59,6 +59,14 @@ final class JsonReader {
   }
 
   /**
+   * For a plan-task's answer that may carry what a governed table's read restrictions keep (raw partition values,
+   * statistics): its rejections name the handle and quote nothing of it.
+   */
+  static JsonReader withholding(String planTask) {
+    return new JsonReader(planTask, true);
+  }
+
+  /**
    * The Jackson reader for catalog responses, whatever {@code mapper} was configured with. Trailing tokens:
    * explicit, so a shared mapper configured otherwise cannot make "{...} garbage" acceptable. Big decimals: a
    * residual's literal must reach the reader exactly as the catalog wrote it (a double would turn

@@ -21,11 +21,13 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code storage-credentials}.
  *
  * <p>The table metadata is not read here: it is handed on as JSON text, for Apache Iceberg's own parser, once it is
- * known to be an object. Config and credential values may be secrets, so a secret-bearing reader reads both answers.
+ * known to be an object. So are the {@code read-restrictions}: what they mean needs the table's schema, which the
+ * reader of the table's rows has (the iceberg module's {@code ReadRestrictions}). Config and credential values may be secrets, so a secret-bearing reader reads both answers.
  */
 public final class LoadTableParser {
 
   private static final String STORAGE_CREDENTIALS = "storage-credentials";
+  private static final String READ_RESTRICTIONS = "read-restrictions";
 
   private final ObjectReader reader;
   private final ObjectWriter writer;
@@ -43,9 +45,11 @@ public final class LoadTableParser {
       String metadataLocation = location == null ? null : in.string(location, Path.of("metadata-location"));
       JsonNode metadata = in.object(requiredMember(in, root, "metadata"), Path.of("metadata"));
       JsonNode config = in.optional(root, "config");
-      return new LoadTableResult(metadataLocation, text(in, metadata),
+      JsonNode restrictions = in.optional(root, READ_RESTRICTIONS);
+      return new LoadTableResult(metadataLocation, text(in, metadata, "metadata"),
           config == null ? Map.of() : stringMap(in, config, Path.of("config")),
-          storageCredentials(in, root, false));
+          storageCredentials(in, root, false), restrictions == null ? null
+              : text(in, in.object(restrictions, Path.of(READ_RESTRICTIONS)), READ_RESTRICTIONS));
     });
   }
 
@@ -58,13 +62,13 @@ public final class LoadTableParser {
    * The object as JSON text, written from what was read: the same members in the same order, and numbers as the
    * catalog wrote them (the reader keeps decimals as big decimals), for a parser that reads it as the catalog's.
    */
-  private String text(JsonReader in, JsonNode metadata) {
+  private String text(JsonReader in, JsonNode object, String field) {
     try {
-      return this.writer.writeValueAsString(metadata);
+      return this.writer.writeValueAsString(object);
     }
     catch (JacksonException unwritable) {
       throw in.fail("cannot be written back as JSON" + in.shown(": ", unwritable.getOriginalMessage()),
-          Path.of("metadata"), unwritable);
+          Path.of(field), unwritable);
     }
   }
 

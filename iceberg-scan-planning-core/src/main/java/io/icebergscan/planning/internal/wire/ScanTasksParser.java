@@ -43,11 +43,19 @@ public final class ScanTasksParser {
    * @param planTask the handle this body answers, named in every rejection
    */
   public ScanTasks parse(byte[] body, String planTask) {
+    return parse(body, planTask, true);
+  }
+
+  /**
+   * As {@link #parse(byte[], String)}, a rejection quoting the body only when {@code quoting}: not for a plan of a
+   * read under read restrictions, whose answers may hold raw values of masked columns.
+   */
+  public ScanTasks parse(byte[] body, String planTask, boolean quoting) {
     ScanTasks common = this.stream.read(body);
     if (common != null) {
       return common;
     }
-    JsonReader in = JsonReader.quoting(planTask);
+    JsonReader in = quoting ? JsonReader.quoting(planTask) : JsonReader.withholding(planTask);
     return in.guarded(() -> read(in, in.root(this.reader, body)));
   }
 

@@ -65,9 +65,10 @@ public final class WireTypes {
    *
    * @param metadataJson the {@code metadata} object as JSON text, for Apache Iceberg's {@code TableMetadataParser}
    * @param config the table's {@code config}, empty when absent
+   * @param readRestrictions the {@code read-restrictions} object as JSON text, {@code null} when absent or null
    */
   public record LoadTableResult(@Nullable String metadataLocation, String metadataJson, Map<String, String> config,
-      List<StorageCredential> storageCredentials) {
+      List<StorageCredential> storageCredentials, @Nullable String readRestrictions) {
 
     public LoadTableResult {
       config = Map.copyOf(config);

@@ -1148,6 +1148,39 @@ class ResponseParserTest {
             "storage-credentials[0].config", "an unrecognized token) at line 1, column 122"));
   }
 
+  /** The answer of a plan of a restricted read is rejected as strictly, naming the handle, and quoting nothing. */
+  @Test
+  void aTasksAnswerOfARestrictedReadIsRejectedWithoutQuotingIt() {
+    String body = "{\"plan-tasks\": [\"pt-a\", " + SECRET + "]}";
+    MalformedResponseException quoted = malformed(() -> new ScanTasksParser(MAPPER).parse(bytes(body), "h1", true));
+    assertThat(quoted).hasMessageContaining("h1").hasMessageContaining(SECRET);
+    MalformedResponseException withheld = malformed(() -> new ScanTasksParser(MAPPER).parse(bytes(body), "h1",
+        false));
+    assertThat(withheld).hasMessageContaining("h1").hasMessageNotContaining(SECRET)
+        .hasMessageContaining("plan-tasks");
+    assertThat(withheld.getCause()).isNull();
+    assertThat(withheld.planTask()).isEqualTo("h1");
+  }
+
+  /**
+   * A table's {@code read-restrictions} are handed on as the catalog wrote them, for the reader that knows the schema;
+   * absent or null, none. Anything but an object is malformed, and quoted no more than the answer's secrets are.
+   */
+  @Test
+  void readRestrictionsAreHandedOnAsTheirJsonText() {
+    LoadTableParser tables = new LoadTableParser(MAPPER);
+    String restrictions = "{\"required-column-projections\":[{\"field-id\":2,\"action\":\"mask-alphanum\"}],"
+        + "\"required-row-filter\":{\"type\":\"eq\",\"left\":{\"type\":\"reference\",\"id\":4},"
+        + "\"right\":{\"type\":\"literal\",\"value\":12.50}}}";
+    assertThat(tables.table(bytes("{\"metadata\": {}, \"read-restrictions\": " + restrictions + "}"))
+        .readRestrictions()).isEqualTo(restrictions);
+    assertThat(tables.table(bytes("{\"metadata\": {}}")).readRestrictions()).isNull();
+    assertThat(tables.table(bytes("{\"metadata\": {}, \"read-restrictions\": null}")).readRestrictions()).isNull();
+    assertThat(malformed(() -> tables.table(bytes("{\"metadata\": {}, \"read-restrictions\": [\"" + SECRET
+        + "\"]}")))).hasMessageEndingWith("expected an object but got an array").hasMessageNotContaining(SECRET)
+        .satisfies(ex -> assertThat(((MalformedResponseException) ex).field()).isEqualTo("read-restrictions"));
+  }
+
   /** A number where a container belongs may be a secret too: its kind is named, its digits are not. */
   @Test
   void aRejectionOfAnAnswerThatMayCarrySecretsNamesAValuesKindButNotItsDigits() {
