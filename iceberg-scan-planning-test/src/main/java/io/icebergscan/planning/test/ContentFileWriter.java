@@ -212,6 +212,17 @@ final class ContentFileWriter {
    * Fails unless Iceberg can write {@code format} here: Avro always (iceberg-core has it), Parquet only with
    * the optional iceberg-parquet and Hadoop jars on the classpath.
    */
+  /** Whether files of that format can be written here: Parquet needs iceberg-parquet and Hadoop, optional ones. */
+  static boolean isWritable(FileFormat format) {
+    try {
+      requireWritable(format);
+      return true;
+    }
+    catch (IllegalStateException missing) {
+      return false;
+    }
+  }
+
   static void requireWritable(FileFormat format) {
     Objects.requireNonNull(format, "format");
     if (format == FileFormat.AVRO) {

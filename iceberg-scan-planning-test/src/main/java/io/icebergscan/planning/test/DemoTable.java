@@ -107,7 +107,7 @@ public final class DemoTable {
     }
     PartitionSpec byDay = PartitionSpec.builderFor(SCHEMA).identity("day").build();
     EmbeddedTable table = catalog.createTable(IDENTIFIER, SCHEMA, byDay, 3);
-    boolean parquet = parquetAvailable();
+    boolean parquet = ContentFileWriter.isWritable(FileFormat.PARQUET);
     // records made here, not with newRecord: that loads the table's metadata again for each one
     Schema schema = table.schema();
     long nextId = 0;
@@ -177,16 +177,5 @@ public final class DemoTable {
   /** The {@code day} value of the day with index {@code day} (from 0): {@code 2026-11-01} and on. */
   private static String day(int day) {
     return String.format("2026-11-%02d", 1 + day);
-  }
-
-  /** Whether Parquet can be written here: iceberg-parquet and Hadoop's Configuration, optional dependencies. */
-  private static boolean parquetAvailable() {
-    try {
-      ContentFileWriter.requireWritable(FileFormat.PARQUET);
-      return true;
-    }
-    catch (IllegalStateException missing) {
-      return false;
-    }
   }
 }

@@ -72,8 +72,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
  * {@link #metricsLatency}, {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken},
- * {@link #vendedCredentials}, {@link #credentialsEndpoint}) can be set before or after {@link #start()}; a change applies to the requests that
- * arrive after it.
+ * {@link #vendedCredentials}, {@link #credentialsEndpoint}, {@link #readRestrictions(TableIdentifier,
+ * RestrictionPolicy) readRestrictions} per table and per bearer token, {@link #recordRequests}) can be set before or
+ * after {@link #start()}; a change applies to the requests that arrive after it.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
@@ -87,6 +88,7 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   private final WarehouseCatalog catalog = new WarehouseCatalog();
   private final ServerSettings settings = new ServerSettings();
   private final RequestCounter counter = new RequestCounter();
+  private final RequestRecorder recorder = new RequestRecorder();
   private final PlanningAdapter adapter;
   private @Nullable Server server;
   private @Nullable String uri;
@@ -322,6 +324,85 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   }
 
   /**
+   * Serves a governed table: the answers to its loads ({@code GET …/tables/{table}}, with or without
+   * {@code X-Iceberg-Access-Delegation: vended-credentials}), to its creation ({@code POST …/tables}) and to its
+   * registration ({@code POST …/register}) carry the policy as the top-level member {@code read-restrictions} of the
+   * spec's {@code LoadTableResult}, which Apache Iceberg 1.12's {@code LoadTableResponse} lacks (its own
+   * {@code RESTCatalog} ignores the member). The policy is written {@linkplain RestrictionPolicy#toJson for the
+   * table's current schema} at the time of each answer; one that does not fit it (a column the schema lacks) fails
+   * the answer with the status Iceberg's adapter gives an {@link IllegalArgumentException} (400). Every other answer
+   * is unchanged, and so is the table's data: the catalog serves restrictions, it does not apply them.
+   *
+   * <p>As Rustberg does, the catalog then also refuses with 403 ({@code ForbiddenException}, an Iceberg error
+   * response naming the column) a {@code POST …/plan} of the table whose {@code stats-fields} names a column masked
+   * for the caller, or a field nested under one, resolved against the current schema as the plan resolves names
+   * (its {@code case-sensitive}): their bounds and counts would be raw values.
+   *
+   * @param table the table, whether it exists yet or not
+   * @param policy what every caller is served, unless its bearer token has a {@linkplain
+   *     #readRestrictions(TableIdentifier, String, RestrictionPolicy) policy of its own}; {@code null} removes it
+   */
+  public EmbeddedIcebergCatalog readRestrictions(TableIdentifier table, @Nullable RestrictionPolicy policy) {
+    this.settings.readRestrictions.put(table, policy);
+    return this;
+  }
+
+  /**
+   * Serves the table's callers with this bearer token (requests with {@code Authorization: Bearer <bearerToken>})
+   * their own {@code read-restrictions}, in place of the table's {@linkplain #readRestrictions(TableIdentifier,
+   * RestrictionPolicy) policy for every caller}, and refuses their plans' {@code stats-fields} on the columns it
+   * masks as that one does. {@code RestrictionPolicy.json("{}")} leaves them unrestricted on a restricted table.
+   * The token is matched as sent, not checked: with {@link #requireBearerToken} or not, any token reaches the
+   * catalog; Iceberg's token endpoint issues one for any client credentials.
+   *
+   * @param bearerToken the token, not empty
+   * @param policy what those callers are served; {@code null} removes it, and they get the table's again
+   */
+  public EmbeddedIcebergCatalog readRestrictions(TableIdentifier table, String bearerToken,
+      @Nullable RestrictionPolicy policy) {
+    this.settings.readRestrictions.put(table, bearerToken, policy);
+    return this;
+  }
+
+  /**
+   * A request as it reached the catalog, recorded while {@link #recordRequests recording} is on.
+   *
+   * @param method the HTTP method, e.g. {@code POST}
+   * @param path the request's path as sent, percent-encoded, without the query string, e.g.
+   *     {@code /v1/namespaces/db/tables/events/plan}
+   * @param authorization the {@code Authorization} header as sent (its first, if several), {@code null} without one
+   * @param body the body as text (in the request's character encoding, UTF-8 without one), {@code null} when it has
+   *     none
+   */
+  public record RecordedRequest(String method, String path, @Nullable String authorization, @Nullable String body) {
+
+    public RecordedRequest {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(path, "path");
+    }
+  }
+
+  /**
+   * Whether to record the requests that arrive (default false), for tests that assert what a client sent: every
+   * request, the token endpoint's and refused ones included, as {@link #recordedRequests()}. Recording changes no
+   * answer; a recorded request's body is read in full when it arrives.
+   */
+  public EmbeddedIcebergCatalog recordRequests(boolean record) {
+    this.recorder.recording(record);
+    return this;
+  }
+
+  /** The requests recorded so far, in the order they arrived; an immutable copy. */
+  public List<RecordedRequest> recordedRequests() {
+    return this.recorder.recorded();
+  }
+
+  /** Forgets the requests recorded so far; recording stays on or off. */
+  public void clearRecordedRequests() {
+    this.recorder.clear();
+  }
+
+  /**
    * Starts the server on a free port of 127.0.0.1.
    *
    * @throws IllegalStateException when already started or closed, or when the server cannot start
@@ -344,7 +425,7 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.counter)), "/*");
+    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.counter, this.recorder)), "/*");
     jetty.setHandler(context);
     try {
       jetty.start();
@@ -479,7 +560,11 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   /**
    * Iceberg's servlet, which rejects a path its own routes do not name before the adapter sees it, and
    * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here. It ends each timed
-   * request's time once the answer is written, which happens here, after the adapter has returned.
+   * request's time once the answer is written, which happens here, after the adapter has returned. It records
+   * requests while recording is on. It holds back the answers of table loads, creations and registrations, the only
+   * ones that can carry {@code read-restrictions}, until the adapter has said which (on this thread, through
+   * {@link PlanningAdapter#takeReadRestrictions}): every other answer, {@code /tasks} ones among them, is written
+   * straight through as Iceberg writes it.
    */
   private static final class CatalogServlet extends RESTCatalogServlet {
 
@@ -487,18 +572,20 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
     private final transient PlanningAdapter adapter;
     private final transient RequestCounter counter;
+    private final transient RequestRecorder recorder;
 
-    CatalogServlet(PlanningAdapter adapter, RequestCounter counter) {
+    CatalogServlet(PlanningAdapter adapter, RequestCounter counter, RequestRecorder recorder) {
       super(adapter);
       this.adapter = adapter;
       this.counter = counter;
+      this.recorder = recorder;
     }
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
         throws ServletException, IOException {
       try {
-        super.service(request, response);
+        super.service(this.recorder.arrived(request), response);
       }
       finally {
         this.counter.answered();
@@ -506,9 +593,22 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     }
 
     @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      if (PlanningRoute.answersLoadTable(HTTPMethod.POST, request.getRequestURI().substring(1))) {
+        answerLoadTable(request, response, super::doPost);
+        return;
+      }
+      super.doPost(request, response);
+    }
+
+    @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
       // as Iceberg's servlet reads its paths: no leading slash, still percent-encoded
       String path = request.getRequestURI().substring(1);
+      if (PlanningRoute.answersLoadTable(HTTPMethod.GET, path)) {
+        answerLoadTable(request, response, super::doGet);
+        return;
+      }
       if (PlanningRoute.of(HTTPMethod.GET, path) != PlanningRoute.CREDENTIALS) {
         super.doGet(request, response);
         return;
@@ -529,6 +629,28 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
       }
       response.setStatus(HttpServletResponse.SC_OK);
       response.getWriter().write(LoadCredentialsResponseParser.toJson(answer));
+    }
+
+    /** Iceberg's answer to a {@code LoadTableResult} request, with the {@code read-restrictions} the adapter chose. */
+    private void answerLoadTable(HttpServletRequest request, HttpServletResponse response, Answering iceberg)
+        throws IOException {
+      BufferedLoadTableAnswer answer = new BufferedLoadTableAnswer(response);
+      @Nullable String restrictions;
+      try {
+        iceberg.answer(request, answer);
+      }
+      finally {
+        // taken whatever happened: the thread answers other requests next
+        restrictions = this.adapter.takeReadRestrictions();
+      }
+      answer.send(restrictions);
+    }
+
+    /** One of Iceberg's servlet's own {@code doGet} and {@code doPost}. */
+    @FunctionalInterface
+    private interface Answering {
+
+      void answer(HttpServletRequest request, HttpServletResponse response) throws IOException;
     }
   }
 

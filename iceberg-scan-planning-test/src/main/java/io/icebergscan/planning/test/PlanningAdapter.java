@@ -14,6 +14,7 @@ import java.util.function.Function;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Scan;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
@@ -31,8 +32,10 @@ import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTResponse;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 import org.apache.iceberg.rest.responses.ErrorResponse;
@@ -42,6 +45,7 @@ import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,7 +54,8 @@ import org.jspecify.annotations.Nullable;
  * tasks Iceberg plans are served over a tree of handles held by this adapter. With vended credentials,
  * the table loads that ask for them, the completed plans and {@code GET …/credentials} (a route Iceberg's
  * adapter does not have) carry {@code storage-credentials}. Every response is one of Iceberg's response
- * classes, written by Iceberg's serializers.
+ * classes, written by Iceberg's serializers; for the loads, creations and registrations of a table with
+ * {@linkplain RestrictionPolicy read restrictions}, the adapter chooses them and the servlet adds them to the answer.
  */
 final class PlanningAdapter extends RESTCatalogAdapter {
 
@@ -68,6 +73,13 @@ final class PlanningAdapter extends RESTCatalogAdapter {
 
   /** The FileIO properties {@code /v1/config} gives clients among its defaults: where the catalog's files are. */
   private final Map<String, String> clientFileIoDefaults;
+
+  /**
+   * The {@code read-restrictions} of the {@code LoadTableResult} this thread answers, as JSON text, from
+   * {@link #execute} until the servlet, which writes the answer on the same thread, {@linkplain
+   * #takeReadRestrictions takes} it to add it to the answer: Iceberg's response class has no such member.
+   */
+  private final ThreadLocal<@Nullable String> readRestrictions = new ThreadLocal<>();
 
   PlanningAdapter(Catalog catalog, ServerSettings settings, RequestCounter counter,
       Map<String, String> clientFileIoDefaults) {
@@ -108,8 +120,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         return super.execute(request, responseType, errorHandler, responseHeaders);
       }
       if (route == PlanningRoute.OTHER) {
-        return withVendedCredentials(request, super.execute(request, responseType, errorHandler, responseHeaders),
-            responseType, errorHandler);
+        T response = withVendedCredentials(request,
+            super.execute(request, responseType, errorHandler, responseHeaders), responseType, errorHandler);
+        serveReadRestrictions(request, response, errorHandler);
+        return response;
       }
       if (route == PlanningRoute.CONFIG) {
         return responseType.cast(config(super.execute(request, ConfigResponse.class, errorHandler, responseHeaders)));
@@ -126,6 +140,9 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         }
         this.icebergPlanIds.remove(planId);
         return super.execute(request, responseType, errorHandler, responseHeaders);
+      }
+      if (route == PlanningRoute.PLAN) {
+        refuseStatsOfMaskedColumns(request, errorHandler);
       }
       if (route == PlanningRoute.TASKS && !this.settings.tasksLatency.isZero()) {
         long waiting = System.nanoTime();
@@ -150,6 +167,89 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     }
     finally {
       this.counter.finished(route);
+    }
+  }
+
+  /**
+   * The {@code read-restrictions} of the answer this thread is writing, as JSON text, or {@code null} when the answer
+   * has none; cleared for the thread's next request. The servlet calls this after each load, creation and
+   * registration of a table.
+   */
+  @Nullable String takeReadRestrictions() {
+    String restrictions = this.readRestrictions.get();
+    this.readRestrictions.remove();
+    return restrictions;
+  }
+
+  /**
+   * When the answer is a table's {@code LoadTableResult} (a load, a creation or a registration) and the catalog has a
+   * policy for the table and the caller, that policy for the table's current schema, for the servlet to add: the
+   * field ids are those of the metadata in the answer. A policy that cannot be served (a column the schema lacks)
+   * fails the request, as Iceberg's adapter answers an {@link IllegalArgumentException}.
+   */
+  private void serveReadRestrictions(HTTPRequest request, @Nullable RESTResponse response,
+      Consumer<ErrorResponse> errorHandler) {
+    if (!(response instanceof LoadTableResponse loaded)
+        || !PlanningRoute.answersLoadTable(request.method(), request.path())) {
+      return;
+    }
+    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(loadedTable(request), bearerToken(request));
+    if (policy == null) {
+      return;
+    }
+    try {
+      this.readRestrictions.set(policy.toJson(loaded.tableMetadata().schema()));
+    }
+    catch (RuntimeException failure) {
+      throw reject(errorHandler, errorFor(failure));
+    }
+  }
+
+  /** The table a load, creation or registration answers: in the path of a load, named in the body of the others. */
+  private static TableIdentifier loadedTable(HTTPRequest request) {
+    String path = request.path();
+    if (request.method() == HTTPMethod.GET) {
+      return PlanningRoute.table(path);
+    }
+    String name = request.body() instanceof RegisterTableRequest registration ? registration.name()
+        : castRequest(CreateTableRequest.class, request.body()).name();
+    return TableIdentifier.of(PlanningRoute.namespace(path), name);
+  }
+
+  /**
+   * Answers 403, as a catalog that serves restrictions does, a plan whose {@code stats-fields} names a column masked
+   * for the caller, or a field nested under one: their bounds and counts are raw values. Names resolve as the plan
+   * resolves them (its {@code case-sensitive}); a name the table lacks is left to Iceberg's planning.
+   */
+  private void refuseStatsOfMaskedColumns(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
+    TableIdentifier table = PlanningRoute.table(request.path());
+    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(table, bearerToken(request));
+    if (policy == null) {
+      return;
+    }
+    PlanTableScanRequest plan = castRequest(PlanTableScanRequest.class, request.body());
+    List<String> statsFields = plan.statsFields();
+    if (statsFields == null || statsFields.isEmpty()) {
+      return;
+    }
+    Schema schema;
+    Map<Integer, String> masked;
+    try {
+      schema = this.catalog.loadTable(table).schema();
+      masked = policy.maskedFields(schema);
+    }
+    catch (RuntimeException failure) {
+      throw reject(errorHandler, errorFor(failure));
+    }
+    for (String name : statsFields) {
+      Types.NestedField field = plan.caseSensitive() ? schema.findField(name) : schema.caseInsensitiveFindField(name);
+      @Nullable String column = field == null ? null : masked.get(field.fieldId());
+      if (column != null) {
+        String what = column.equals(name) ? "the masked column " + name
+            : name + ", which is under the masked column " + column;
+        throw reject(errorHandler, ErrorResponse.builder().responseCode(403).withType("ForbiddenException")
+            .withMessage("Forbidden: stats-fields names " + what + " for this caller"));
+      }
     }
   }
 
@@ -396,8 +496,14 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   }
 
   private static boolean hasBearerToken(HTTPRequest request) {
-    return request.headers().entries("Authorization").stream()
-        .anyMatch(header -> header.value().regionMatches(true, 0, "Bearer ", 0, 7) && header.value().length() > 7);
+    return bearerToken(request) != null;
+  }
+
+  /** The token of the request's first {@code Authorization: Bearer} header, {@code null} without one. */
+  private static @Nullable String bearerToken(HTTPRequest request) {
+    return request.headers().entries("Authorization").stream().map(header -> header.value())
+        .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7) && value.length() > 7)
+        .map(value -> value.substring(7)).findFirst().orElse(null);
   }
 
   /** Reports an error the way Iceberg's adapter does: through the servlet's handler, then a RESTException. */

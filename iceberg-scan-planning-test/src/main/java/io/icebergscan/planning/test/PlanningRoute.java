@@ -53,11 +53,31 @@ enum PlanningRoute {
     return OTHER;
   }
 
+  /**
+   * Whether the request is answered with a {@code LoadTableResult}: a table load ({@code GET …/tables/{table}}), a
+   * creation ({@code POST …/namespaces/{namespace}/tables}) or a registration
+   * ({@code POST …/namespaces/{namespace}/register}). Those are {@link #OTHER} for {@link #of}.
+   */
+  static boolean answersLoadTable(HTTPMethod method, String path) {
+    List<String> parts = List.of(path.split("/", -1));
+    if (parts.size() < 4 || !"v1".equals(parts.get(0)) || !"namespaces".equals(parts.get(1))) {
+      return false;
+    }
+    if (parts.size() == 5) {
+      return method == HTTPMethod.GET && "tables".equals(parts.get(3));
+    }
+    return parts.size() == 4 && method == HTTPMethod.POST
+        && ("tables".equals(parts.get(3)) || "register".equals(parts.get(3)));
+  }
+
+  /** The namespace of a namespace's or a table's path. */
+  static Namespace namespace(String path) {
+    return RESTUtil.decodeNamespace(path.split("/", -1)[2], NAMESPACE_SEPARATOR);
+  }
+
   /** The table of a table route's path. */
   static TableIdentifier table(String path) {
-    String[] parts = path.split("/", -1);
-    Namespace namespace = RESTUtil.decodeNamespace(parts[2], NAMESPACE_SEPARATOR);
-    return TableIdentifier.of(namespace, RESTUtil.decodeString(parts[4]));
+    return TableIdentifier.of(namespace(path), RESTUtil.decodeString(path.split("/", -1)[4]));
   }
 
   /** The plan id of a poll or cancel path. */

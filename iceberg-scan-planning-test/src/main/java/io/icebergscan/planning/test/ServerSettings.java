@@ -27,4 +27,6 @@ final class ServerSettings {
   /** What credentials each answer that carries some vends; {@code null}: none, and no credentials endpoint. */
   volatile @Nullable Function<EmbeddedIcebergCatalog.CredentialsRequest, List<StorageCredential>> vendedCredentials;
   volatile boolean credentialsEndpoint = true;
+  /** The {@code read-restrictions} of table loads, per table and per table and bearer token. */
+  final RestrictionPolicies readRestrictions = new RestrictionPolicies();
 }

@@ -32,17 +32,23 @@ final class RawHttp {
     this.base = catalog.uri();
   }
 
-  Response get(String path) {
-    return send(HttpRequest.newBuilder(URI.create(this.base + path)).GET());
+  /**
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response get(String path, String... headers) {
+    return send(request(path, headers).GET());
   }
 
-  Response post(String path, String json) {
-    return send(HttpRequest.newBuilder(URI.create(this.base + path)).header("Content-Type", "application/json")
+  /**
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response post(String path, String json, String... headers) {
+    return send(request(path, headers).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
   Response delete(String path) {
-    return send(HttpRequest.newBuilder(URI.create(this.base + path)).DELETE());
+    return send(request(path).DELETE());
   }
 
   /** POST …/tasks for a handle. */
@@ -50,7 +56,13 @@ final class RawHttp {
     return post(tablePath + "/tasks", "{\"plan-task\":" + quote(planTask) + "}");
   }
 
-  private static String quote(String value) {
+  private HttpRequest.Builder request(String path, String... headers) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.base + path));
+    return headers.length == 0 ? request : request.headers(headers);
+  }
+
+  /** A JSON string of the value. */
+  static String quote(String value) {
     return JsonUtil.mapper().getNodeFactory().textNode(value).toString();
   }
 
