@@ -128,7 +128,7 @@ public class ConvertTasks {
    * evaluator) are filled once per answer here, which overstates a plan's conversion a little, never understates it.
    */
   private List<FileScanTask> convert(List<io.icebergscan.planning.model.FileScanTask> tasks) {
-    TaskConverter converter = new TaskConverter(this.metadata, this.metadata.schema(), true);
+    TaskConverter converter = new TaskConverter(this.metadata, this.metadata.schema(), true, false);
     // into a list, as IcebergScanPlanner.plan collects them: what JMH consumes cannot be optimised away
     List<FileScanTask> converted = new ArrayList<>(tasks.size());
     for (io.icebergscan.planning.model.FileScanTask task : tasks) {

@@ -83,6 +83,20 @@ public final class IcebergScan {
     return ALL;
   }
 
+  /**
+   * A filter given as JSON, in either of the REST spec's forms: the expressions spec's ({@code left}/{@code right},
+   * {@code child}, references by {@code name}, {@code apply} of Iceberg's transforms, typed literals) or the legacy
+   * one ({@code term}/{@code value}) that Apache Iceberg's {@code ExpressionParser} reads. Columns are named; each
+   * literal is converted to its column's type when the scan is planned.
+   *
+   * @throws IllegalArgumentException when the JSON is not such a filter, naming the member and the rule broken (and
+   *     no value)
+   */
+  public static Expression parseFilter(String json) {
+    Objects.requireNonNull(json, "json");
+    return ExpressionJson.parse(ExpressionJson.tree(json), null, ExpressionJson.References.NAMES, "filter");
+  }
+
   /** This scan with {@code expression} ANDed to its filter, as {@code TableScan.filter} does. */
   public IcebergScan filter(Expression expression) {
     Objects.requireNonNull(expression, "filter");

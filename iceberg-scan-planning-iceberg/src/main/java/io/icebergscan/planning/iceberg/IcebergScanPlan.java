@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -19,8 +20,19 @@ import org.apache.iceberg.util.TableScanUtil;
  * A whole plan as Apache Iceberg's types: its {@link FileScanTask}s in the planner's order, the same tasks split
  * and combined for engines, and its rows. Closing it cancels the reads of its rows still going and releases the
  * plan's {@link FileIO}; its rows cannot be read after that.
+ *
+ * <p>For a table whose reads the catalog restricts, only the rows are handed out, with the restrictions enforced:
+ * {@link #tasks()}, {@link #splitTasks()}, {@link #io()} and {@link #scanPlan()} throw a
+ * {@link RestrictedReadException}, since a task's file, statistics, partition values and path describe the raw rows
+ * (those the row filter removes too), the plan's FileIO and credentials open the raw files, and another reader would
+ * not enforce the restrictions. {@link #rows(FileScanTask)} and {@link #rows(CombinedScanTask)} enforce this plan's
+ * restrictions on whatever task they are given.
  */
 public final class IcebergScanPlan implements AutoCloseable {
+
+  /** Why the task doors refuse a restricted table. */
+  static final String TASKS_REFUSED = "a task's file, statistics, partition values and path describe the raw rows, "
+      + "and a reader other than this planner's would not enforce the restrictions; read the rows instead";
 
   private final IcebergTable table;
   private final ScanPlan scanPlan;
@@ -42,7 +54,7 @@ public final class IcebergScanPlan implements AutoCloseable {
     this.scanPlan = scanPlan;
     this.tasks = List.copyOf(tasks);
     this.what = (scanPlan.planId() == null ? "a plan" : "plan " + scanPlan.planId()) + " of " + table.identifier();
-    this.reader = new TaskReader(io, scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES), this::checkOpen);
+    this.reader = TaskReader.forPlan(io, scan, this::checkOpen);
     this.caseSensitive = scan.caseSensitive();
     this.reading = reading;
     this.splitSettings = splitSettings;
@@ -54,13 +66,24 @@ public final class IcebergScanPlan implements AutoCloseable {
     return this.table;
   }
 
-  /** The plan as the planner returned it: its figures, its credentials and its tasks in the planner's model. */
+  /**
+   * The plan as the planner returned it: its figures, its credentials and its tasks in the planner's model.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted
+   */
   public ScanPlan scanPlan() {
+    this.table.refuseIfRestricted("IcebergScanPlan.scanPlan()", "its tasks describe the raw rows and its "
+        + "credentials open the raw files");
     return this.scanPlan;
   }
 
-  /** The tasks in the order of the serial breadth-first walk, one per planned task. */
+  /**
+   * The tasks in the order of the serial breadth-first walk, one per planned task.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted
+   */
   public List<FileScanTask> tasks() {
+    this.table.refuseIfRestricted("IcebergScanPlan.tasks()", TASKS_REFUSED);
     return this.tasks;
   }
 
@@ -77,8 +100,13 @@ public final class IcebergScanPlan implements AutoCloseable {
     return splitTasks(this.splitSettings);
   }
 
-  /** The tasks split at their files' split offsets and combined into groups, as Iceberg's {@code planTasks}. */
+  /**
+   * The tasks split at their files' split offsets and combined into groups, as Iceberg's {@code planTasks}.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted
+   */
   public List<CombinedScanTask> splitTasks(SplitSettings settings) {
+    this.table.refuseIfRestricted("IcebergScanPlan.splitTasks()", TASKS_REFUSED);
     try (CloseableIterable<FileScanTask> split = TableScanUtil.splitFiles(CloseableIterable.withNoopClose(this.tasks),
         settings.splitSize());
         CloseableIterable<CombinedScanTask> combined = TableScanUtil.planTasks(split, settings.splitSize(),
@@ -92,14 +120,19 @@ public final class IcebergScanPlan implements AutoCloseable {
     }
   }
 
-  /** The FileIO this plan's files open with: built from the plan's credentials, or the given table's. */
+  /**
+   * The FileIO this plan's files open with: built from the plan's credentials, or the given table's.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted: it opens the raw files
+   */
   public FileIO io() {
+    this.table.refuseIfRestricted("IcebergScanPlan.io()", "it opens the raw files");
     return this.io;
   }
 
   /**
-   * Every task's rows, with deletes applied and residuals evaluated, in task order and read up to the planner's
-   * {@code readConcurrency} tasks at a time ({@link ScanRows}).
+   * Every task's rows, with deletes applied, the read restrictions enforced and the filter evaluated, in task order
+   * and read up to the planner's {@code readConcurrency} tasks at a time ({@link ScanRows}).
    *
    * @throws IllegalStateException when the plan is closed
    */
@@ -122,8 +155,8 @@ public final class IcebergScanPlan implements AutoCloseable {
   }
 
   /**
-   * One task's rows (a task of this plan, or a split of one), with deletes applied and its residual evaluated, read
-   * on the calling thread.
+   * One task's rows (a task of this plan, or a split of one), with deletes applied, this plan's read restrictions
+   * enforced and its filter evaluated, read on the calling thread.
    *
    * @throws IllegalStateException when the plan is closed
    */

@@ -94,8 +94,12 @@ public final class IcebergScanPlanner implements AutoCloseable {
 
   /**
    * Loads the table's metadata with the catalog's {@code loadTable} call, through the planner's HTTP client (its
-   * authentication, TLS, retries and observation), asking for vended credentials unless that is turned off.
+   * authentication, TLS, retries and observation), asking for vended credentials unless that is turned off. The
+   * {@linkplain IcebergTable#readRestrictions() read restrictions} the answer carries are checked here, against the
+   * table's current schema, and every read of the table enforces them.
    *
+   * @throws io.icebergscan.planning.exceptions.InvalidReadRestrictionsException when the answer carries read
+   *     restrictions this reader cannot enforce in full
    * @throws io.icebergscan.planning.exceptions.ScanPlanningException (a subtype) when the catalog fails or its
    *     answer is not table metadata
    */
@@ -111,7 +115,9 @@ public final class IcebergScanPlanner implements AutoCloseable {
       throw new MalformedResponseException("the metadata of " + identifier + " is not Iceberg table metadata: "
           + notMetadata.getMessage(), "metadata", null, notMetadata);
     }
-    return new IcebergTable(identifier, metadata, loaded.config(), loaded.storageCredentials(), null);
+    ReadRestrictions restrictions = ReadRestrictions.parse(identifier.toString(), loaded.readRestrictions(),
+        metadata.schema());
+    return new IcebergTable(identifier, metadata, loaded.config(), loaded.storageCredentials(), null, restrictions);
   }
 
   /**
@@ -133,14 +139,21 @@ public final class IcebergScanPlanner implements AutoCloseable {
     if (this.scanReports) {
       ScanReports.sendInBackground(this.planner, table, resolved, plan, tasks);
     }
-    FileIO io = files(table).open(plan.storageCredentials().isEmpty() ? table.storageCredentials()
+    FileIO io = files(table).open(plan.storageCredentials().isEmpty() ? table.tableCredentials()
         : plan.storageCredentials(), plan.planId());
     return new IcebergScanPlan(table, plan, tasks, resolved, this.reading, splitSettings(table), io, io != table.io());
   }
 
-  /** Plans a scan and streams its tasks in walk order, as {@link ScanPlanner#planTasks} does. */
+  /**
+   * Plans a scan and streams its tasks in walk order, as {@link ScanPlanner#planTasks} does.
+   *
+   * <p>Refused for a table whose reads are restricted (a {@code RestrictedReadException}, before any request): a
+   * task's file, statistics, partition values and path describe the raw rows, and a reader other than this planner's
+   * would not enforce the restrictions.
+   */
   public Flux<FileScanTask> planTasks(IcebergTable table, IcebergScan scan) {
     return Flux.defer(() -> {
+      table.refuseIfRestricted("IcebergScanPlanner.planTasks()", IcebergScanPlan.TASKS_REFUSED);
       ResolvedScan resolved = ResolvedScan.of(table, scan);
       return this.planner.planTasks(table.catalogIdentifier(), resolved.request()).map(converter(table, resolved)::convert);
     });
@@ -165,9 +178,9 @@ public final class IcebergScanPlanner implements AutoCloseable {
       TaskConverter converter = converter(table, resolved);
       return TaskSources.streamed(pipeline, this.planner.planBatches(table.catalogIdentifier(), resolved.request()),
           converter::convert, batch -> {
-            FileIO io = files.open(batch.storageCredentials().isEmpty() ? table.storageCredentials()
+            FileIO io = files.open(batch.storageCredentials().isEmpty() ? table.tableCredentials()
                 : batch.storageCredentials(), batch.planId());
-            TaskReader reader = new TaskReader(io, resolved, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES),
+            TaskReader reader = TaskReader.forPlan(io, resolved,
                 io instanceof PlanFileIO planIo ? planIo::checkOpen : () -> { });
             return new TaskSources.OwnedReader(reader, io != table.io() ? io : null);
           });
@@ -201,6 +214,23 @@ public final class IcebergScanPlanner implements AutoCloseable {
         .flatMapMany(table -> readRows(table, scan).flux());
   }
 
+  /**
+   * Refuses a table whose catalog restricts reads of it for this planner's identity: for {@link ScanPlanningCatalog},
+   * whose engines read with readers of their own. Asks the catalog, since Iceberg's own client drops the member.
+   *
+   * @param schema the table's current schema, which the restrictions are checked against
+   * @throws io.icebergscan.planning.exceptions.RestrictedReadException when it restricts them
+   * @throws io.icebergscan.planning.exceptions.InvalidReadRestrictionsException when they are not valid either
+   */
+  void refuseRestricted(TableIdentifier identifier, org.apache.iceberg.Schema schema) {
+    LoadedTable loaded = this.planner.catalog().loadTable(IcebergTable.catalogIdentifier(identifier), false);
+    if (!ReadRestrictions.parse(identifier.toString(), loaded.readRestrictions(), schema).isEmpty()) {
+      throw new io.icebergscan.planning.exceptions.RestrictedReadException(identifier.toString(),
+          "an engine's read through ScanPlanningCatalog", "the engine reads the planned files with its own readers, "
+              + "which would not enforce the restrictions; read the rows with IcebergScanPlanner.readRows");
+    }
+  }
+
   /** The split settings of a plan of {@code table}: its {@code read.split.*} properties, and the override if set. */
   public SplitSettings splitSettings(IcebergTable table) {
     SplitSettings settings = SplitSettings.of(table.properties());
@@ -216,7 +246,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
   }
 
   private static TaskConverter converter(IcebergTable table, ResolvedScan scan) {
-    return new TaskConverter(table.metadata(), scan.schema(), scan.caseSensitive());
+    return new TaskConverter(table.tableMetadata(), scan.schema(), scan.caseSensitive(), scan.shape().restricted());
   }
 
   /** How a plan's files are opened: the table's own FileIO, or one per plan over the credentials it vended. */
@@ -240,7 +270,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
     // as Iceberg's client merges them: the catalog's, the application's over them, the table's over both
     Map<String, String> properties = new LinkedHashMap<>(this.planner.catalog().properties());
     properties.putAll(this.fileIoProperties);
-    properties.putAll(table.config());
+    properties.putAll(table.tableConfig());
     boolean refreshes = this.planner.catalog().supports(Endpoint.LOAD_CREDENTIALS);
     return (credentials, planId) -> {
       if (own != null && credentials.isEmpty()) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.model.StorageCredential;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -16,8 +17,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A table as this module plans and reads it: its Apache Iceberg metadata, and what the catalog said along with it
- * when it was loaded (the table-level {@code config} and {@code storage-credentials}), or the {@link FileIO} of an
- * Iceberg {@link Table} the application already has.
+ * when it was loaded (the table-level {@code config}, {@code storage-credentials} and {@code read-restrictions}), or
+ * the {@link FileIO} of an Iceberg {@link Table} the application already has.
+ *
+ * <p>A table whose {@linkplain #readRestrictions() read restrictions} are not empty hands out nothing that describes
+ * or opens its raw data: {@link #metadata()}, {@link #config()} and {@link #storageCredentials()} throw a
+ * {@link RestrictedReadException}, and {@link #schema()} leaves out the defaults of masked fields. Its rows are read
+ * with the restrictions enforced ({@link IcebergScanPlanner#readRows}, {@link IcebergScanPlan#rows()}).
  */
 public final class IcebergTable {
 
@@ -28,20 +34,23 @@ public final class IcebergTable {
   private final @Nullable FileIO fileIo;
   /** Whether a plan that vends credentials reads with them rather than with {@link #fileIo}. */
   private final boolean plansVendCredentials;
+  private final ReadRestrictions readRestrictions;
 
   IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
-      List<StorageCredential> storageCredentials, @Nullable FileIO io) {
-    this(identifier, metadata, config, storageCredentials, io, io == null);
+      List<StorageCredential> storageCredentials, @Nullable FileIO io, ReadRestrictions readRestrictions) {
+    this(identifier, metadata, config, storageCredentials, io, io == null, readRestrictions);
   }
 
   private IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
-      List<StorageCredential> storageCredentials, @Nullable FileIO io, boolean plansVendCredentials) {
+      List<StorageCredential> storageCredentials, @Nullable FileIO io, boolean plansVendCredentials,
+      ReadRestrictions readRestrictions) {
     this.identifier = Objects.requireNonNull(identifier, "identifier");
     this.metadata = Objects.requireNonNull(metadata, "metadata");
     this.config = Map.copyOf(config);
     this.storageCredentials = List.copyOf(storageCredentials);
     this.fileIo = io;
     this.plansVendCredentials = plansVendCredentials;
+    this.readRestrictions = Objects.requireNonNull(readRestrictions, "readRestrictions");
   }
 
   /**
@@ -50,12 +59,14 @@ public final class IcebergTable {
    * and the table's configuration, as that catalog merged them); a plan that vends none, with the table's FileIO.
    */
   static IcebergTable ofCatalogTable(TableIdentifier identifier, TableMetadata metadata, FileIO io) {
-    return new IcebergTable(identifier, metadata, io.properties(), List.of(), io, true);
+    return new IcebergTable(identifier, metadata, io.properties(), List.of(), io, true, ReadRestrictions.NONE);
   }
 
   /**
    * A table from an Iceberg {@link Table} the application loaded itself (any catalog): plans use its metadata as
-   * it is now, and reads use its {@link Table#io() FileIO}.
+   * it is now, and reads use its {@link Table#io() FileIO}. It has no read restrictions, since no load answer of this
+   * planner's brought it: a table a catalog governs is loaded with {@link IcebergScanPlanner#loadTable}, which enforces
+   * them.
    *
    * @param identifier the table's name in the catalog the planner plans on
    * @throws IllegalArgumentException when the table has no metadata of its own (a metadata table, say)
@@ -65,7 +76,8 @@ public final class IcebergTable {
       throw new IllegalArgumentException(table.name() + " is not a table with metadata of its own ("
           + table.getClass().getName() + ")");
     }
-    return new IcebergTable(identifier, operations.operations().current(), Map.of(), List.of(), table.io());
+    return new IcebergTable(identifier, operations.operations().current(), Map.of(), List.of(), table.io(),
+        ReadRestrictions.NONE);
   }
 
   /** The table's name in the catalog the planner plans on. */
@@ -84,13 +96,43 @@ public final class IcebergTable {
         identifier.name());
   }
 
+  /**
+   * The table's metadata as the catalog sent it.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted: its snapshot summaries, statistics
+   *     files, manifests and column defaults describe the raw rows
+   */
   public TableMetadata metadata() {
+    refuseIfRestricted("IcebergTable.metadata()", "its snapshot summaries, statistics files, manifests and column "
+        + "defaults describe the raw rows");
     return this.metadata;
   }
 
-  /** The table's current schema. */
+  /** The metadata, for this module's planning, whatever the restrictions. */
+  TableMetadata tableMetadata() {
+    return this.metadata;
+  }
+
+  /**
+   * The table's current schema; for a table whose reads are restricted, without the defaults of masked fields (an
+   * initial default is the raw value of the rows written before its field was added).
+   */
   public Schema schema() {
+    return this.readRestrictions.isEmpty() ? this.metadata.schema()
+        : this.readRestrictions.withoutMaskedDefaults(this.metadata.schema());
+  }
+
+  /** The current schema as it is, for this module's planning. */
+  Schema currentSchema() {
     return this.metadata.schema();
+  }
+
+  /**
+   * The read restrictions the catalog sent with the table, for this planner's identity: empty when it sent none.
+   * Every read of the table's rows enforces them.
+   */
+  public ReadRestrictions readRestrictions() {
+    return this.readRestrictions;
   }
 
   /** The schema a scan of {@code snapshotId} reads with: that snapshot's schema, or the current one if unknown. */
@@ -108,14 +150,41 @@ public final class IcebergTable {
     return this.metadata.properties();
   }
 
-  /** The table-level {@code config} of the catalog's load answer (FileIO settings, say); empty otherwise. */
+  /**
+   * The table-level {@code config} of the catalog's load answer (FileIO settings, say); empty otherwise.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted: it may hold what opens the raw files
+   */
   public Map<String, String> config() {
+    refuseIfRestricted("IcebergTable.config()", "it may hold what opens the raw files");
     return this.config;
   }
 
-  /** The credentials the catalog vended with the table, when it was loaded with vended credentials. */
+  /** The config, for this module's reads. */
+  Map<String, String> tableConfig() {
+    return this.config;
+  }
+
+  /**
+   * The credentials the catalog vended with the table, when it was loaded with vended credentials.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted: they open the raw files
+   */
   public List<StorageCredential> storageCredentials() {
+    refuseIfRestricted("IcebergTable.storageCredentials()", "they open the raw files");
     return this.storageCredentials;
+  }
+
+  /** The vended credentials, for this module's reads. */
+  List<StorageCredential> tableCredentials() {
+    return this.storageCredentials;
+  }
+
+  /** @throws RestrictedReadException naming {@code door} when the table's reads are restricted */
+  void refuseIfRestricted(String door, String why) {
+    if (!this.readRestrictions.isEmpty()) {
+      throw new RestrictedReadException(this.identifier.toString(), door, why);
+    }
   }
 
   /** The FileIO of the Iceberg table this was made from, or {@code null} for a table loaded from the catalog. */
@@ -130,6 +199,7 @@ public final class IcebergTable {
 
   @Override
   public String toString() {
-    return "IcebergTable[" + this.identifier + ", format-version " + this.metadata.formatVersion() + "]";
+    return "IcebergTable[" + this.identifier + ", format-version " + this.metadata.formatVersion()
+        + (this.readRestrictions.isEmpty() ? "" : ", restricted") + "]";
   }
 }

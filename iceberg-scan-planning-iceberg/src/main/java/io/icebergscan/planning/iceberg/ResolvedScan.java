@@ -6,9 +6,12 @@ import java.util.Locale;
 
 import io.icebergscan.planning.RowFilter;
 import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Partitioning;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -37,9 +40,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>the columns each row has ({@code select}, in the schema's order, then the metadata columns it names, in
  *       its order), and the {@code select} sent, which names the data columns only: metadata columns
  *       ({@code _file}, {@code _pos}, {@code _spec_id}, {@code _partition}, {@code _row_id},
- *       {@code _last_updated_sequence_number}) are the reader's to fill.</li>
+ *       {@code _last_updated_sequence_number}) are the reader's to fill;</li>
+ *   <li>the table's read restrictions bound to that schema, and how the rows are read under them and the filter
+ *       ({@link ReadShape}): the filter sent is the shape's {@link ReadShape#pushed()}, the spec's normalization of
+ *       the required row filter and of the scan's conjuncts on unmasked fields, and {@code stats-fields} never names a
+ *       masked field.</li>
  * </ul>
- * The filter is bound here, as given; its JSON is written once, for the request body.
+ * The filter is bound here, once; its JSON is written once, for the request body.
  */
 final class ResolvedScan {
 
@@ -50,19 +57,17 @@ final class ResolvedScan {
 
   private final ScanRequest request;
   private final Schema schema;
-  private final Schema projection;
+  private final ReadShape shape;
   private final boolean caseSensitive;
-  private final Expression filter;
   private final @Nullable Long snapshotId;
   private final Types.@Nullable StructType partitionType;
 
-  private ResolvedScan(ScanRequest request, Schema schema, Schema projection, boolean caseSensitive,
-      Expression filter, @Nullable Long snapshotId, Types.@Nullable StructType partitionType) {
+  private ResolvedScan(ScanRequest request, Schema schema, ReadShape shape, boolean caseSensitive,
+      @Nullable Long snapshotId, Types.@Nullable StructType partitionType) {
     this.request = request;
     this.schema = schema;
-    this.projection = projection;
+    this.shape = shape;
     this.caseSensitive = caseSensitive;
-    this.filter = filter;
     this.snapshotId = snapshotId;
     this.partitionType = partitionType;
   }
@@ -70,9 +75,13 @@ final class ResolvedScan {
   /**
    * @throws IllegalArgumentException when the scan does not fit the table: a snapshot, ref or time it does not have, a
    *     filter or {@code select} of columns its schema does not have, a value of the wrong type
+   * @throws io.icebergscan.planning.exceptions.InvalidReadRestrictionsException when the table's read restrictions
+   *     cannot be enforced on the schema read
+   * @throws io.icebergscan.planning.exceptions.RestrictedReadException when {@code select} names {@code _file} or
+   *     {@code _partition} and a masked field is a partition source, whose raw values they would carry
    */
   static ResolvedScan of(IcebergTable table, IcebergScan scan) {
-    TableMetadata metadata = table.metadata();
+    TableMetadata metadata = table.tableMetadata();
     boolean caseSensitive = scan.isCaseSensitive();
     Long snapshotId = scan.snapshotId();
     boolean snapshotSchema = snapshotId != null;
@@ -113,8 +122,10 @@ final class ResolvedScan {
     if (snapshotId == null && from == null) {
       snapshotId = currentSnapshotId(metadata);
     }
-    Schema schema = snapshotId != null && snapshotSchema ? table.schemaOf(snapshotId) : table.schema();
+    Schema schema = snapshotId != null && snapshotSchema ? table.schemaOf(snapshotId) : table.currentSchema();
     Expression filter = bind(table, scan.filter(), schema, caseSensitive);
+    String tableName = table.identifier().toString();
+    ReadRestrictions.Bound restrictions = table.readRestrictions().bind(tableName, schema);
 
     List<String> dataColumns = null;
     List<Types.NestedField> metadataColumns = new ArrayList<>();
@@ -126,6 +137,7 @@ final class ResolvedScan {
         String metadataName = caseSensitive ? name : name.toLowerCase(Locale.ROOT);
         if (MetadataColumns.isMetadataColumn(metadataName)) {
           Types.NestedField column = metadataColumn(table, metadataName);
+          refuseRawPartitions(table, column, restrictions);
           if (column.fieldId() == MetadataColumns.PARTITION_COLUMN_ID) {
             partitionType = column.type().asStructType();
           }
@@ -137,15 +149,55 @@ final class ResolvedScan {
       }
       projection = TypeUtil.join(select(table, schema, dataColumns, caseSensitive), new Schema(metadataColumns));
     }
+    boolean restricted = !table.readRestrictions().isEmpty();
+    ReadShape shape = ReadShape.of(tableName, schema, projection, filter, caseSensitive, restrictions, restricted);
     // sent as Iceberg's RESTTableScan sends it: the snapshot schema flag with a named snapshot and a range
     Boolean useSnapshotSchema = from != null ? Boolean.TRUE : named ? Boolean.valueOf(snapshotSchema) : null;
+    Expression pushed = shape.pushed();
     ScanRequest sent = new ScanRequest(from != null ? null : snapshotId,
         dataColumns == null || dataColumns.isEmpty() ? null : dataColumns,
-        filter == Expressions.alwaysTrue() ? null : RowFilter.ofJson(ExpressionParser.toJson(scan.filter())),
-        caseSensitive ? null : Boolean.FALSE, useSnapshotSchema, from, to, scan.columnStats(),
-        scan.minRowsRequested(), scan.maxConcurrency());
-    return new ResolvedScan(sent, schema, projection, caseSensitive, filter, from != null ? null : snapshotId,
-        partitionType);
+        pushed.op() == Expression.Operation.TRUE ? null : RowFilter.ofJson(ExpressionParser.toJson(pushed)),
+        caseSensitive ? null : Boolean.FALSE, useSnapshotSchema, from, to,
+        statsFields(scan.columnStats(), schema, caseSensitive, restrictions.maskedIds()), scan.minRowsRequested(),
+        scan.maxConcurrency(), restricted);
+    return new ResolvedScan(sent, schema, shape, caseSensitive, from != null ? null : snapshotId, partitionType);
+  }
+
+  /**
+   * The columns whose statistics are asked for, less the masked ones: a masked field's bounds and counts describe its
+   * raw values, and some catalogs refuse the request outright.
+   */
+  private static @Nullable List<String> statsFields(@Nullable List<String> columns, Schema schema,
+      boolean caseSensitive, java.util.Set<Integer> masked) {
+    if (columns == null || masked.isEmpty()) {
+      return columns;
+    }
+    return columns.stream().filter(column -> {
+      Types.NestedField field = caseSensitive ? schema.findField(column) : schema.caseInsensitiveFindField(column);
+      return field == null || !masked.contains(field.fieldId());
+    }).toList();
+  }
+
+  /**
+   * Refuses {@code _file} and {@code _partition} when a masked field is the source of a partition field: the
+   * partition values, and the paths written from them, hold its raw values (in full for identity, in part for the
+   * other transforms).
+   */
+  private static void refuseRawPartitions(IcebergTable table, Types.NestedField column,
+      ReadRestrictions.Bound restrictions) {
+    if (column.fieldId() != MetadataColumns.PARTITION_COLUMN_ID
+        && column.fieldId() != MetadataColumns.FILE_PATH.fieldId()) {
+      return;
+    }
+    for (PartitionSpec spec : table.tableMetadata().specs()) {
+      for (PartitionField field : spec.fields()) {
+        if (restrictions.maskedIds().contains(field.sourceId())) {
+          throw new RestrictedReadException(table.identifier().toString(), "select(" + column.name() + ")",
+              "field " + field.sourceId() + " is masked and the source of partition field '" + field.name()
+                  + "', whose values and paths hold it raw");
+        }
+      }
+    }
   }
 
   /** The request as it is sent: with the snapshot planned, and without metadata columns in its {@code select}. */
@@ -160,16 +212,16 @@ final class ResolvedScan {
 
   /** The columns of every row. */
   Schema projection() {
-    return this.projection;
+    return this.shape.output();
+  }
+
+  /** How the rows are read: columns, checks, masks. */
+  ReadShape shape() {
+    return this.shape;
   }
 
   boolean caseSensitive() {
     return this.caseSensitive;
-  }
-
-  /** The request's filter, {@code alwaysTrue} without one. */
-  Expression filter() {
-    return this.filter;
   }
 
   /** The snapshot planned, or {@code null} for an incremental scan or a table without snapshots. */
@@ -190,7 +242,7 @@ final class ResolvedScan {
   /** The snapshot current at that time, as Iceberg's {@code asOfTime} finds it in the table's snapshot log. */
   private static long snapshotAsOf(IcebergTable table, long timestampMillis) {
     Long found = null;
-    for (HistoryEntry entry : table.metadata().snapshotLog()) {
+    for (HistoryEntry entry : table.tableMetadata().snapshotLog()) {
       if (entry.timestampMillis() <= timestampMillis) {
         found = entry.snapshotId();
       }
@@ -258,7 +310,7 @@ final class ResolvedScan {
           + "them out: rows are read with deletes applied, so every row would say false");
     }
     // Iceberg's own lookup, which types _partition from all of the table's specs, needs a Table
-    return MetadataColumns.metadataColumn(new BaseTable(new StaticTableOperations(table.metadata(), null),
+    return MetadataColumns.metadataColumn(new BaseTable(new StaticTableOperations(table.tableMetadata(), null),
         table.identifier().toString()), name);
   }
 }

@@ -579,8 +579,8 @@ final class RowPipeline {
       this.executor.execute(() -> read(slot));
     }
     catch (RejectedExecutionException refused) {
-      ended(slot, null, new ScanPlanningException("reading the task of " + slot.task.file().location() + " was "
-          + "refused by the reading executor", null, refused), List.of(), false);
+      ended(slot, null, new ScanPlanningException("reading " + slot.reader.describe(slot.task) + " was refused by "
+          + "the reading executor", null, refused), List.of(), false);
     }
   }
 
@@ -659,7 +659,7 @@ final class RowPipeline {
     }
     catch (Error fatal) {
       // the read must still end, or its reader would wait for this task for good; the executor sees the error
-      ended(slot, rows, new TaskReadException(slot.task.file().location(), fatal), List.of(), false);
+      ended(slot, rows, slot.reader.failed(slot.task, fatal), List.of(), false);
       throw fatal;
     }
   }
@@ -673,7 +673,7 @@ final class RowPipeline {
     if (rows != null) {
       RuntimeException closing = closeQuietly(rows);
       if (closing != null && failure == null && end) {
-        failure = new TaskReadException(slot.task.file().location(), closing);
+        failure = slot.reader.failed(slot.task, closing);
         end = false;
       }
     }

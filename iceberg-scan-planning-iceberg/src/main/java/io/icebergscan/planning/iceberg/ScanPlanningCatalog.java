@@ -10,6 +10,7 @@ import java.util.Set;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
+import org.apache.iceberg.BaseMetadataTable;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -43,6 +44,13 @@ import org.jspecify.annotations.Nullable;
  * option is honoured); {@code planFiles()} then hands back the planner's tasks, in the order of the serial
  * breadth-first walk, and {@code planTasks()} Iceberg's own split planning of them. A plan vends its credentials to
  * the scan's FileIO, which engines ship to their executors; each plan sends its {@code ScanReport}.
+ *
+ * <p>A table whose load answer carries read restrictions (row filters and column masks the catalog requires its
+ * readers to enforce) is refused when it is loaded, registered or created, before any of its files is read, with a
+ * {@code RestrictedReadException} (an {@code InvalidReadRestrictionsException} when they are not even valid): an
+ * engine reads the planned files with its own readers, which would not enforce them. Iceberg's {@code RESTCatalog}
+ * ignores the member, so each such call asks the catalog again, through this planner, whether the table is
+ * restricted for this identity. Read a restricted table's rows with {@link IcebergScanPlanner#readRows}.
  *
  * <p>The planner is configured from the catalog properties Iceberg's {@code RESTCatalog} takes:
  * <ul>
@@ -175,8 +183,25 @@ public class ScanPlanningCatalog implements Catalog, SupportsNamespaces, Configu
     return planned(planning, identifier, this.delegate.loadTable(identifier));
   }
 
+  /**
+   * The table, whose scans plan with this catalog's planner, once its catalog has said it does not restrict reads
+   * of it; a metadata table ({@code db.events.files}) once it has said so of the table it describes.
+   *
+   * @throws io.icebergscan.planning.exceptions.RestrictedReadException when it does restrict them
+   */
   private static Table planned(IcebergScanPlanner planning, TableIdentifier identifier, Table loaded) {
-    return loaded instanceof BaseTable base ? new ScanPlanningTable(base, identifier, planning) : loaded;
+    if (loaded instanceof BaseTable base) {
+      planning.refuseRestricted(identifier, base.schema());
+      return new ScanPlanningTable(base, identifier, planning);
+    }
+    if (loaded instanceof BaseMetadataTable metadataTable && identifier.namespace().levels().length > 0) {
+      // the statistics, partitions and files of a metadata table describe the raw rows of its table
+      String[] levels = identifier.namespace().levels();
+      TableIdentifier described = TableIdentifier.of(Namespace.of(java.util.Arrays.copyOf(levels,
+          levels.length - 1)), levels[levels.length - 1]);
+      planning.refuseRestricted(described, metadataTable.table().schema());
+    }
+    return loaded;
   }
 
   private IcebergScanPlanner planning() {

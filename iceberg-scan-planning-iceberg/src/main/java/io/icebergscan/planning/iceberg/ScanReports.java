@@ -122,7 +122,7 @@ final class ScanReports {
     return ImmutableScanReport.builder()
         .tableName(table.identifier().toString())
         .snapshotId(snapshotId)
-        .filter(scan.filter())
+        .filter(scan.shape().pushed())
         .schemaId(scan.schema().schemaId())
         .projectedFieldIds(TypeUtil.getProjectedIds(projection))
         .projectedFieldNames(projection.columns().stream().map(field -> projection.findColumnName(field.fieldId()))

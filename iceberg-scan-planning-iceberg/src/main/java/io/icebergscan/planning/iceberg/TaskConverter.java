@@ -49,6 +49,7 @@ final class TaskConverter {
   private final TableMetadata metadata;
   private final Schema schema;
   private final boolean caseSensitive;
+  private final boolean withhold;
   /** Whether the scan reads with another schema than the current one, which the table's specs are bound to. */
   private final boolean rebind;
   /**
@@ -67,11 +68,16 @@ final class TaskConverter {
   private record ResidualKey(int specId, @Nullable String residual) {
   }
 
-  /** @param schema the schema the scan reads with: the table's current one, or a time travel's snapshot schema */
-  TaskConverter(TableMetadata metadata, Schema schema, boolean caseSensitive) {
+  /**
+   * @param schema the schema the scan reads with: the table's current one, or a time travel's snapshot schema
+   * @param withhold whether failures withhold the files and values they are about (a table whose reads are
+   *     restricted: a path or a partition value may hold a masked field's raw value)
+   */
+  TaskConverter(TableMetadata metadata, Schema schema, boolean caseSensitive, boolean withhold) {
     this.metadata = metadata;
     this.schema = schema;
     this.caseSensitive = caseSensitive;
+    this.withhold = withhold;
     this.rebind = !schema.sameSchema(metadata.schema());
   }
 
@@ -184,7 +190,7 @@ final class TaskConverter {
   }
 
   /** The spec's partition tuple from the values the catalog sent in its field order, typed as Iceberg reads them. */
-  private static PartitionData partition(ContentFile file, PartitionSpec spec, String field) {
+  private PartitionData partition(ContentFile file, PartitionSpec spec, String field) {
     Types.StructType type = spec.partitionType();
     List<Types.NestedField> fields = type.fields();
     List<@Nullable Object> values = file.partition();
@@ -198,16 +204,16 @@ final class TaskConverter {
         partition.set(i, SingleValueParser.fromJson(fields.get(i).type(), json(values.get(i))));
       }
       catch (IllegalArgumentException | UnsupportedOperationException wrongType) {
-        throw malformed(file, field + ".partition[" + i + "]", "the value " + values.get(i) + " is not a "
-            + fields.get(i).type() + " (partition field '" + fields.get(i).name() + "'): " + wrongType.getMessage(),
-            wrongType);
+        throw malformed(file, field + ".partition[" + i + "]", shown("the value ", values.get(i)) + " is not a "
+            + fields.get(i).type() + " (partition field '" + fields.get(i).name() + "')"
+            + shown(": ", wrongType.getMessage()), wrongType);
       }
     }
     return partition;
   }
 
   /** Bounds are binary in Iceberg, sent as hex strings: the single-value form of a map of int to binary. */
-  private static @Nullable Map<Integer, ByteBuffer> bounds(ContentFile file, Map<Integer, Object> bounds,
+  private @Nullable Map<Integer, ByteBuffer> bounds(ContentFile file, Map<Integer, Object> bounds,
       String field) {
     if (bounds.isEmpty()) {
       return null;
@@ -217,16 +223,16 @@ final class TaskConverter {
     return binary;
   }
 
-  private static @Nullable ByteBuffer keyMetadata(ContentFile file, String field) {
+  private @Nullable ByteBuffer keyMetadata(ContentFile file, String field) {
     return file.keyMetadata() == null ? null : binary(file, file.keyMetadata(), field + ".key-metadata");
   }
 
-  private static ByteBuffer binary(ContentFile file, Object hex, String field) {
+  private ByteBuffer binary(ContentFile file, Object hex, String field) {
     try {
       return (ByteBuffer) SingleValueParser.fromJson(Types.BinaryType.get(), json(hex));
     }
     catch (IllegalArgumentException notHex) {
-      throw malformed(file, field, "expected binary as a hex string but got " + hex, notHex);
+      throw malformed(file, field, "expected binary as a hex string" + shown(" but got ", hex), notHex);
     }
   }
 
@@ -234,15 +240,18 @@ final class TaskConverter {
     return this.residuals.computeIfAbsent(new ResidualKey(spec.specId(), residualJson), key -> {
       Expression residual;
       try {
-        residual = residualJson == null ? Expressions.alwaysTrue() : ExpressionParser.fromJson(residualJson);
+        // either JSON form, typed by the scan's schema: a newer catalog may send the expressions spec's
+        residual = residualJson == null ? Expressions.alwaysTrue() : ExpressionJson.parse(
+            ExpressionJson.tree(residualJson), spec.schema(), ExpressionJson.References.ANY, "residual-filter");
         // bound once here only to check it, so a residual naming no column of the table fails now rather than in
         // a reader; the task keeps it unbound, as Iceberg's own tasks do
         Binder.bind(spec.schema().asStruct(), residual, this.caseSensitive);
         return ResidualEvaluator.of(spec, residual, this.caseSensitive);
       }
       catch (RuntimeException invalid) {
-        throw new MalformedResponseException("the residual filter of " + filePath + " is not an Iceberg "
-            + "expression of the table's schema: " + invalid.getMessage(), "residual-filter", null, invalid);
+        throw new MalformedResponseException("the residual filter" + shown(" of ", filePath) + " is not an Iceberg "
+            + "expression of the table's schema" + shown(": ", invalid.getMessage()), "residual-filter", null,
+            this.withhold ? null : invalid);
       }
     });
   }
@@ -279,8 +288,15 @@ final class TaskConverter {
     return stats.isEmpty() ? null : stats;
   }
 
-  private static MalformedResponseException malformed(ContentFile file, String field, String message,
+  private MalformedResponseException malformed(ContentFile file, String field, String message,
       @Nullable Throwable cause) {
-    return new MalformedResponseException(message + " (file " + file.filePath() + ")", field, null, cause);
+    return this.withhold ? new MalformedResponseException(message + " (the file is withheld: the table's reads are "
+        + "restricted)", field, null)
+        : new MalformedResponseException(message + " (file " + file.filePath() + ")", field, null, cause);
+  }
+
+  /** What a message says of a path or a value: nothing when failures withhold them. */
+  private String shown(String lead, @Nullable Object value) {
+    return this.withhold ? "" : lead + value;
   }
 }

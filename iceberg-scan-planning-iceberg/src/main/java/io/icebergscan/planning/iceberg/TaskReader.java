@@ -1,15 +1,14 @@
 package io.icebergscan.planning.iceberg;
 
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.DeleteLoader;
@@ -18,10 +17,6 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Binder;
-import org.apache.iceberg.expressions.Evaluator;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableGroup;
@@ -30,19 +25,21 @@ import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one task's rows as Apache Iceberg's generic reader does: the file projected to what the output, the
- * deletes and the residual need, identity partition values and the selected metadata columns ({@code _file},
- * {@code _spec_id}, {@code _partition}, {@code _row_id}, …) as constants, position deletes, equality deletes and
- * deletion vectors applied ({@link GenericDeleteFilter}, with the plan's delete files each read once:
- * {@link PlanDeletes}), then the residual evaluated, and each row cut to the requested projection. Any failure to
- * open or read a file, the task's delete files included, is a {@link TaskReadException} naming the task's data file:
- * rows are never left out in silence.
+ * Reads one task's rows as Apache Iceberg's generic reader does, then enforces what the scan's {@link ReadShape}
+ * decided: the file projected to the columns the rows and their checks read (and the deletes need), identity
+ * partition values and the selected metadata columns ({@code _file}, {@code _spec_id}, {@code _partition},
+ * {@code _row_id}, …) as constants, position deletes, equality deletes and deletion vectors applied
+ * ({@link GenericDeleteFilter}, with the plan's delete files each read once: {@link PlanDeletes}), all on raw values;
+ * then the raw check (the catalog's required row filter and the scan's filter on unmasked fields), the masks, the
+ * check on masked values, and each row cut to the requested projection by position. The task's own residual is not
+ * read: every row is checked against the whole filter, with the spec's semantics. Any failure to open or read a file,
+ * the task's delete files included, is a {@link TaskReadException} naming the task's data file (or withholding it,
+ * for a restricted table): rows are never left out in silence.
  *
  * <p>Thread-safe: one reader serves a plan, whose tasks may be read on several threads at once.
  */
@@ -50,33 +47,59 @@ final class TaskReader {
 
   private final FileIO io;
   private final Schema tableSchema;
-  private final Schema projection;
-  private final List<Types.NestedField> metadataColumns;
+  private final ReadShape shape;
   private final Types.@Nullable StructType partitionType;
-  private final boolean caseSensitive;
   private final PlanDeletes deletes;
+  private final RowMasks masks;
   private final Runnable checkOpen;
 
   /**
    * @param scan what the scan reads: the schema it reads with (the table's, or the snapshot's when
-   *     time-travelling), the columns each row is cut to
+   *     time-travelling), and how ({@link ResolvedScan#shape()})
+   * @param salt the query salt of the read's {@code sha-256-query-local} masks, {@code null} when it has none
    * @param checkOpen throws an {@link IllegalStateException} naming the plan once its reads are refused
    */
-  TaskReader(FileIO io, ResolvedScan scan, PlanDeletes deletes, Runnable checkOpen) {
+  private TaskReader(FileIO io, ResolvedScan scan, PlanDeletes deletes, byte @Nullable [] salt, Runnable checkOpen) {
     AvroWithoutParquet.register();
     this.io = io;
     this.tableSchema = scan.schema();
-    this.projection = scan.projection();
-    this.metadataColumns = this.projection.columns().stream()
-        .filter(column -> MetadataColumns.isMetadataColumn(column.fieldId())).toList();
+    this.shape = scan.shape();
     this.partitionType = scan.partitionType();
-    this.caseSensitive = scan.caseSensitive();
     this.deletes = deletes;
+    this.masks = RowMasks.of(this.shape.read().asStruct(), this.shape.masks(), salt);
     this.checkOpen = checkOpen;
   }
 
+  /**
+   * The reader of one plan's tasks, whichever door reads them: its delete files read once, and one query salt for
+   * its {@code sha-256-query-local} masks, drawn here from a {@code SecureRandom}, kept in memory only, and shared by
+   * every read of the plan, so that the plan's rows hash alike whichever of its tasks they come from.
+   */
+  static TaskReader forPlan(FileIO io, ResolvedScan scan, Runnable checkOpen) {
+    return new TaskReader(io, scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES),
+        scan.shape().needsSalt() ? MaskAction.newQuerySalt() : null, checkOpen);
+  }
+
   Schema projection() {
-    return this.projection;
+    return this.shape.output();
+  }
+
+  /** A task as messages name it: by its data file, or, for a restricted table, by its table alone. */
+  String describe(FileScanTask task) {
+    return this.shape.restricted() ? "a task of " + this.shape.table() : "the task of " + task.file().location();
+  }
+
+  /**
+   * The failure of a task as the caller may see it: naming its data file, or, for a restricted table, withholding
+   * the file and the failure's message.
+   */
+  TaskReadException failed(FileScanTask task, Throwable failure) {
+    if (failure instanceof TaskReadException read && (!this.shape.restricted()
+        || TaskReadException.WITHHELD.equals(read.dataFile()))) {
+      return read;
+    }
+    return this.shape.restricted() ? TaskReadException.withheld(this.shape.table(), failure)
+        : new TaskReadException(task.file().location(), failure);
   }
 
   /**
@@ -99,32 +122,30 @@ final class TaskReader {
     @Override
     public CloseableIterator<Record> iterator() {
       TaskReader.this.checkOpen.run();
-      String file = this.task.file().location();
       CloseableIterable<Record> records;
       CloseableIterator<Record> rows;
       try {
         records = open(this.task);
       }
       catch (RuntimeException failure) {
-        throw new TaskReadException(file, failure);
+        throw failed(this.task, failure);
       }
       try {
         rows = records.iterator();
       }
       catch (RuntimeException failure) {
-        TaskReadException failed = new TaskReadException(file, failure);
+        TaskReadException failed = failed(this.task, failure);
         closeQuietly(records, failed);
         throw failed;
       }
-      GuardedRows guarded = new GuardedRows(records, rows, file);
+      GuardedRows guarded = new GuardedRows(records, rows, failure -> failed(this.task, failure));
       addCloseable(guarded);
       return guarded;
     }
   }
 
   private CloseableIterable<Record> open(FileScanTask task) {
-    Expression residual = task.residual() == null ? Expressions.alwaysTrue() : task.residual();
-    Schema requested = withColumnsOf(residual);
+    Schema requested = this.shape.read();
     // a task without deletes needs no filter, nor its projection widened for one
     TaskDeletes deletes = task.deletes().isEmpty() ? null : new TaskDeletes(task, requested);
     Schema readSchema = deletes == null ? requested : deletes.requiredSchema();
@@ -133,8 +154,8 @@ final class TaskReader {
             Record.class, this.io.newInputFile(task.file()))
         .project(readSchema)
         .idToConstant(constants)
-        .caseSensitive(this.caseSensitive)
-        .filter(residual);
+        .caseSensitive(true)
+        .filter(this.shape.pushed());
     // a whole file needs no range: Iceberg's Avro reader seeks a sync marker for one, and opens the file a second
     // time to count the rows before it when positions are read (for position deletes, say)
     if (task.start() != 0 || task.length() < task.file().fileSizeInBytes()) {
@@ -144,30 +165,28 @@ final class TaskReader {
     if (deletes != null) {
       records = deletes.filter(records);
     }
-    if (residual != Expressions.alwaysTrue()) {
-      InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
-      Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, this.caseSensitive);
-      records = CloseableIterable.filter(records, record -> evaluator.eval(wrapper.wrap(record)));
+    // the stages after the deletes; a row from the deletes may have their columns at the end, past the read schema's
+    Types.StructType readStruct = requested.asStruct();
+    Predicate<StructLike> rawCheck = this.shape.rawCheck();
+    if (rawCheck != null) {
+      InternalRecordWrapper raw = new InternalRecordWrapper(readStruct);
+      records = CloseableIterable.filter(records, row -> rawCheck.test(raw.wrap(row)));
     }
-    Types.StructType output = this.projection.asStruct();
+    if (!this.masks.isEmpty()) {
+      records = CloseableIterable.transform(records, this.masks::apply);
+    }
+    Predicate<StructLike> maskedCheck = this.shape.maskedCheck();
+    if (maskedCheck != null) {
+      InternalRecordWrapper masked = new InternalRecordWrapper(readStruct);
+      records = CloseableIterable.filter(records, row -> maskedCheck.test(masked.wrap(row)));
+    }
+    Types.StructType output = this.shape.output().asStruct();
     // decided once per task: rows of a read schema equal to the output pass as they are
-    return readSchema.asStruct().equals(output) ? records
-        : CloseableIterable.transform(records, record -> project(record, output));
-  }
-
-  /**
-   * The projection with the columns the residual reads, which the reader needs even when they are not output; the
-   * selected metadata columns stay, after the data columns.
-   */
-  private Schema withColumnsOf(Expression residual) {
-    if (residual == Expressions.alwaysTrue()) {
-      return this.projection;
+    if (readSchema.asStruct().equals(output)) {
+      return records;
     }
-    Set<Integer> ids = new HashSet<>(TypeUtil.getProjectedIds(this.projection));
-    ids.addAll(Binder.boundReferences(this.tableSchema.asStruct(), List.of(residual), this.caseSensitive));
-    // select keeps the ids the table's schema has: the metadata columns are joined again
-    Schema data = TypeUtil.select(this.tableSchema, ids);
-    return this.metadataColumns.isEmpty() ? data : TypeUtil.join(data, new Schema(this.metadataColumns));
+    RecordProjection projection = RecordProjection.of(readStruct, output);
+    return CloseableIterable.transform(records, projection::project);
   }
 
   /**
@@ -208,21 +227,8 @@ final class TaskReader {
     }
   }
 
-  /** The record cut to {@code type}, nested structs included. */
-  private static Record project(Record record, Types.StructType type) {
-    GenericRecord projected = GenericRecord.create(type);
-    for (Types.NestedField field : type.fields()) {
-      Object value = record.getField(field.name());
-      if (value instanceof Record nested && field.type().isStructType()) {
-        value = project(nested, field.type().asStructType());
-      }
-      projected.setField(field.name(), value);
-    }
-    return projected;
-  }
-
   /**
-   * A task's rows, each failure a {@link TaskReadException} naming the data file. The reader's files are closed as
+   * A task's rows, each failure a {@link TaskReadException} as {@link TaskReader#failed} makes it. The reader's files are closed as
    * soon as the last row is read or a read fails (Iceberg's Avro iterator keeps its stream open until closed), and
    * on {@link #close()}, once.
    */
@@ -230,13 +236,14 @@ final class TaskReader {
 
     private final CloseableIterable<Record> records;
     private final CloseableIterator<Record> rows;
-    private final String file;
+    private final Function<Throwable, TaskReadException> failed;
     private boolean closed;
 
-    GuardedRows(CloseableIterable<Record> records, CloseableIterator<Record> rows, String file) {
+    GuardedRows(CloseableIterable<Record> records, CloseableIterator<Record> rows,
+        Function<Throwable, TaskReadException> failed) {
       this.records = records;
       this.rows = rows;
-      this.file = file;
+      this.failed = failed;
     }
 
     @Override
@@ -284,7 +291,7 @@ final class TaskReader {
     }
 
     private TaskReadException failed(RuntimeException failure) {
-      TaskReadException failed = new TaskReadException(this.file, failure);
+      TaskReadException failed = this.failed.apply(failure);
       closeQuietly(this, failed);
       return failed;
     }
@@ -295,7 +302,7 @@ final class TaskReader {
         close();
       }
       catch (IOException | RuntimeException failure) {
-        throw new TaskReadException(this.file, failure);
+        throw this.failed.apply(failure);
       }
     }
   }

@@ -18,6 +18,7 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedTable;
 import io.icebergscan.planning.test.FanOut;
+import io.icebergscan.planning.test.RestrictionPolicy;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
@@ -33,6 +34,7 @@ import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ModelWriteBuilder;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableGroup;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
@@ -63,7 +65,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * task's, one split's, and a streamed plan's {@code readRows()}, as an iterator and as a {@code Flux}), whether the
  * rows are read to the end, closed after the first row, closed from another thread, or end in a failure.
  * Each read is of a table without deletes and of one with a deletion vector and an equality delete file, whose
- * streams count too. A task's own rows ({@link IcebergScanPlan#rows(FileScanTask)}) close their file themselves, once
+ * streams count too, and each is made again by a caller the catalog restricts (a row filter and a mask), whose
+ * tasks' and splits' rows are of tasks a caller it restricts nothing of planned. A task's own rows ({@link IcebergScanPlan#rows(FileScanTask)}) close their file themselves, once
  * read to the end or failed part way, before they are closed.
  */
 class ReadResourcesTests {
@@ -80,8 +83,12 @@ class ReadResourcesTests {
   /** A table of one ORC file, read by {@link OpensThenFails}. */
   private static final String OPENS_THEN_FAILS = "orc_opens_then_fails";
 
+  /** The token of a caller the catalog serves read restrictions: a row filter and a mask. */
+  private static final String GOVERNED = "governed-token";
+
   private static EmbeddedIcebergCatalog catalog;
   private static ScanPlanner planner;
+  private static ScanPlanner governedPlanner;
 
   /** How rows are read. */
   enum Entry {
@@ -112,11 +119,14 @@ class ReadResourcesTests {
     }
     corruptBlockTable();
     opensThenFailsTable();
+    governedPlanner = ScanPlanner.builder().uri(catalog.uri()).maxConcurrency(4)
+        .header("Authorization", "Bearer " + GOVERNED).build();
   }
 
   @AfterAll
   static void stop() {
     planner.close();
+    governedPlanner.close();
     catalog.close();
   }
 
@@ -125,22 +135,28 @@ class ReadResourcesTests {
     for (FileFormat format : List.of(FileFormat.AVRO, FileFormat.PARQUET)) {
       for (Entry entry : Entry.values()) {
         for (Ending ending : Ending.values()) {
-          reads.add(arguments(format, entry, ending, true));
-          reads.add(arguments(format, entry, ending, false));
+          for (boolean restricted : new boolean[] { false, true }) {
+            reads.add(arguments(format, entry, ending, true, restricted));
+            reads.add(arguments(format, entry, ending, false, restricted));
+          }
         }
       }
     }
     return reads.stream();
   }
 
-  @ParameterizedTest(name = "{0} {1} {2}, deletes: {3}")
+  @ParameterizedTest(name = "{0} {1} {2}, deletes: {3}, restricted: {4}")
   @MethodSource("reads")
-  void nothingIsLeftOpen(FileFormat format, Entry entry, Ending ending, boolean deletes) {
+  void nothingIsLeftOpen(FileFormat format, Entry entry, Ending ending, boolean deletes, boolean restricted) {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
-    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
+    IcebergScanPlanner iceberg = IcebergScanPlanner.builder(restricted ? governedPlanner : planner)
+        .fileIoProperties(scope.fileIoProperties()).build();
+    // the tasks a restricted plan's task and split rows are read of: a plan of a caller the catalog restricts not
+    IcebergScanPlanner unrestricted = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
         .build();
     IcebergTable table = iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE,
         name(format, ending == Ending.FAILURE, deletes)));
+    assertThat(table.readRestrictions().isEmpty()).isEqualTo(!restricted);
     int failures = 0;
     if (entry == Entry.READ_ROWS) {
       failures += read(ending, iceberg.readRows(table, IcebergScan.all()));
@@ -149,12 +165,14 @@ class ReadResourcesTests {
       failures += read(ending, iceberg.readRows(table, IcebergScan.all()).flux());
     }
     else {
-      try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all())) {
+      try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all());
+          IcebergScanPlan tasks = restricted ? unrestricted.plan(unrestricted.loadTable(table.identifier()),
+              IcebergScan.all()) : plan) {
         if (entry == Entry.PLAN_ROWS_FLUX) {
           failures += read(ending, plan.rows().flux());
         }
         else {
-          for (CloseableIterable<Record> rows : rows(plan, entry)) {
+          for (CloseableIterable<Record> rows : rows(plan, tasks, entry)) {
             failures += read(ending, rows);
           }
         }
@@ -170,6 +188,7 @@ class ReadResourcesTests {
       assertThat(scope.openFileIOs()).as("%s", scope).isZero();
     });
     iceberg.close();
+    unrestricted.close();
   }
 
   @ParameterizedTest
@@ -266,16 +285,17 @@ class ReadResourcesTests {
     return await().atMost(BOUND).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5));
   }
 
-  private static List<CloseableIterable<Record>> rows(IcebergScanPlan plan, Entry entry) {
+  /** The rows of {@code plan} by {@code entry}, a task's and a split's of the tasks of {@code tasks}. */
+  private static List<CloseableIterable<Record>> rows(IcebergScanPlan plan, IcebergScanPlan tasks, Entry entry) {
     return switch (entry) {
       case PLAN_ROWS -> List.of(plan.rows());
       case PLAN_ROWS_AS_READ -> List.of(plan.rows().unordered());
-      case TASK_ROWS -> plan.tasks().stream().map(plan::rows).toList();
+      case TASK_ROWS -> tasks.tasks().stream().map(plan::rows).toList();
       case SPLIT_ROWS -> {
         // no file split, several files a group (a task weighs the open-file cost once more per delete file): a
         // split's rows are several tasks' one after the other
         long size = 1L << 40;
-        List<CombinedScanTask> splits = plan.splitTasks(new SplitSettings(size, 1, size / 8));
+        List<CombinedScanTask> splits = tasks.splitTasks(new SplitSettings(size, 1, size / 8));
         assertThat(splits).anySatisfy(split -> assertThat(split.files()).hasSizeGreaterThan(1));
         assertThat(splits.stream().mapToInt(split -> split.files().size()).sum()).isEqualTo(FILES);
         yield splits.stream().map(plan::rows).toList();
@@ -357,6 +377,8 @@ class ReadResourcesTests {
   private static void table(FileFormat format, boolean broken, boolean deletes) {
     EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, name(format, broken, deletes)), SCHEMA,
         PartitionSpec.unpartitioned(), 3);
+    catalog.readRestrictions(table.identifier(), GOVERNED, RestrictionPolicy.builder()
+        .rowFilter(Expressions.notEqual("id", 2L)).mask("name", "mask-alphanum").build());
     List<DataFile> files = new ArrayList<>();
     for (int file = 0; file < FILES; file++) {
       List<Record> rows = new ArrayList<>();

@@ -482,7 +482,7 @@ class RowPipelineMutationTests {
 
   /** A reader of the plan's files that runs {@code checkOpen} first at every open: a failure there is the read's. */
   private TaskReader reader(Runnable checkOpen) {
-    return new TaskReader(this.plan.io(), this.scan, new PlanDeletes(PlanDeletes.DEFAULT_MAX_BYTES), checkOpen);
+    return TaskReader.forPlan(this.plan.io(), this.scan, checkOpen);
   }
 
   /** Every row, read without blocking: the jobs run until the end; a read that could only wait for good fails. */

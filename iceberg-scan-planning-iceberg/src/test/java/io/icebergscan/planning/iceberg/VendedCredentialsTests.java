@@ -187,7 +187,7 @@ class VendedCredentialsTests {
     EmbeddedTable table = table("table_config");
     IcebergTable loaded = load(table);
     IcebergTable configured = new IcebergTable(loaded.identifier(), loaded.metadata(), Map.of(
-        RecordingFileIO.ACCESS_KEY, "table", "test.table-config", "yes"), loaded.storageCredentials(), null);
+        RecordingFileIO.ACCESS_KEY, "table", "test.table-config", "yes"), loaded.storageCredentials(), null, ReadRestrictions.NONE);
     try (IcebergScanPlan plan = icebergPlanner().build().plan(configured, IcebergScan.all())) {
       assertThat(read(plan.rows())).hasSize(6);
     }
