@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.icebergscan.planning.model.TableIdentifier;
+import io.icebergscan.planning.test.DemoCustomers;
 import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.commons.logging.Log;
@@ -108,14 +109,16 @@ public final class DemoCatalog implements SmartApplicationListener {
     long started = System.nanoTime();
     // filled before it starts: should filling fail, there is no server to stop
     DemoTable.create(demo, files);
+    DemoCustomers.create(demo);
     long filled = System.nanoTime() - started;
     demo.start();
     this.started = new Started(demo, latency);
+    String planned = StringUtils.hasText(settings.table()) ? settings.table().strip() : DEMO_TABLE;
     environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
-        Map.of("iceberg.rest.uri", demo.uri(), "example.table", DEMO_TABLE)));
+        Map.of("iceberg.rest.uri", demo.uri(), "example.table", planned)));
     logger.info(String.format("No iceberg.rest.uri configured: planning against an embedded Apache Iceberg "
-        + "catalog at %s, its table %s filled with %,d data files of %,d rows in %,d ms", demo.uri(), DEMO_TABLE,
-        files, DemoTable.rows(files), filled / 1_000_000));
+        + "catalog at %s, its table %s filled with %,d data files of %,d rows, and the governed %s, in %,d ms",
+        demo.uri(), DEMO_TABLE, files, DemoTable.rows(files), DemoCustomers.NAME, filled / 1_000_000));
   }
 
   private void stop() {
@@ -174,10 +177,11 @@ public final class DemoCatalog implements SmartApplicationListener {
 
   private static void checkDemo(ExampleProperties settings) {
     String table = settings.table();
-    if (StringUtils.hasText(table) && !DEMO_TABLE.equals(table.strip())) {
+    if (StringUtils.hasText(table) && !DEMO_TABLE.equals(table.strip())
+        && !DemoCustomers.NAME.equals(table.strip())) {
       throw new ExampleSettingException("example.table", "example.table is '" + table + "', but no "
-          + "iceberg.rest.uri is set: the example plans on its embedded demo catalog, whose only table is "
-          + DEMO_TABLE + ".",
+          + "iceberg.rest.uri is set: the example plans on its embedded demo catalog, whose tables are "
+          + DEMO_TABLE + " and the governed " + DemoCustomers.NAME + ".",
           "To plan " + table + ", set iceberg.rest.uri to the base URI of the catalog that holds it (the part "
               + "before /v1/...), e.g. --iceberg.rest.uri=https://your-catalog/api/catalog; to plan the demo "
               + "table, remove example.table.");

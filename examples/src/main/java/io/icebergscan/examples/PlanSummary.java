@@ -15,15 +15,16 @@ import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.IcebergTable;
+import io.icebergscan.planning.iceberg.ReadRestrictions;
 import io.icebergscan.planning.iceberg.ScanRows;
 import io.icebergscan.planning.model.DeleteFile;
 import io.icebergscan.planning.model.FileContent;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.test.AnsweringTime;
+import io.icebergscan.planning.test.DemoCustomers;
 import io.icebergscan.planning.test.DemoTable;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +36,9 @@ import org.springframework.stereotype.Component;
 /**
  * Plans the configured table at start-up and prints what the plan holds and what it cost, then reads its rows as a
  * streamed plan and prints how many there are, which is the planned records less the deleted rows, a few of them,
- * and how fast they came.
+ * and how fast they came. On the demo catalog it then reads the governed {@code demo.customers}, whose catalog serves
+ * read restrictions, and prints a few of its rows as they are read: masked, and only those its row filter keeps. A
+ * table of your own that its catalog governs is read that way, and only that way: a plan of it hands out no tasks.
  *
  * <p>The figures are those of a warm JVM: {@code example.warm-up-plans} plans, each read too, run first, since the
  * first plan of a JVM is mostly class loading and JIT compilation, the embedded catalog's as well as the client's.
@@ -54,6 +57,7 @@ class PlanSummary implements ApplicationRunner {
   private final int warmUpPlans;
   private final DemoCatalog.@Nullable Started demo;
   private volatile @Nullable Run lastRun;
+  private volatile @Nullable Governed lastGoverned;
 
   /**
    * Takes the {@link IcebergScanPlanner} the iceberg module auto-configures over the starter's {@code ScanPlanner}:
@@ -65,7 +69,7 @@ class PlanSummary implements ApplicationRunner {
     // DemoCatalog has set it to the demo table, or failed start-up for want of one
     this.table = TableIdentifier.parse(Objects.requireNonNull(settings.table(), "example.table"));
     this.scan = settings.filter() == null || settings.filter().isBlank() ? IcebergScan.all()
-        : IcebergScan.all().filter(ExpressionParser.fromJson(settings.filter()));
+        : IcebergScan.all().filter(IcebergScan.parseFilter(settings.filter()));
     this.read = settings.read();
     this.warmUpPlans = settings.warmUpPlans();
     this.demo = demo.getIfAvailable();
@@ -77,6 +81,13 @@ class PlanSummary implements ApplicationRunner {
     Duration ideal = this.demo == null ? null
         : DemoTable.FAN_OUT.idealTime(maxConcurrency, this.demo.tasksLatency());
     IcebergTable loaded = this.iceberg.loadTable(this.table);
+    if (!loaded.readRestrictions().isEmpty()) {
+      // a table its catalog governs hands out its rows only, with the restrictions enforced: no tasks, no files
+      Governed governed = governed(loaded, this.scan);
+      this.lastGoverned = governed;
+      System.out.print(describe(governed));
+      return;
+    }
     Duration firstPlan = null;
     for (int plan = 0; plan < this.warmUpPlans; plan++) {
       Duration planned = warmUp(loaded);
@@ -102,6 +113,31 @@ class PlanSummary implements ApplicationRunner {
       run = run.withRows(rows);
     }
     this.lastRun = run;
+    if (this.demo != null && this.read) {
+      Governed governed = governed(this.iceberg.loadTable(DemoCustomers.IDENTIFIER), IcebergScan.all());
+      this.lastGoverned = governed;
+      System.out.print(describe(governed));
+    }
+  }
+
+  /** What the last run read of a governed table, or {@code null} when it read none. */
+  @Nullable Governed lastGoverned() {
+    return this.lastGoverned;
+  }
+
+  /** The rows of a table its catalog governs, as {@code readRows} returns them: the row filter's, masked. */
+  private Governed governed(IcebergTable table, IcebergScan scan) {
+    long rows = 0;
+    List<String> samples = new ArrayList<>(SAMPLE_ROWS);
+    try (ScanRows records = this.iceberg.readRows(table, scan)) {
+      for (Record record : records) {
+        if (samples.size() < SAMPLE_ROWS) {
+          samples.add(describe(record));
+        }
+        rows++;
+      }
+    }
+    return new Governed(table.identifier(), table.readRestrictions(), rows, samples);
   }
 
   /** What the last run planned and read, or {@code null} before the first. */
@@ -274,6 +310,17 @@ class PlanSummary implements ApplicationRunner {
         + line("rows per second", String.format("%,d", Math.round(rows.rowsPerSecond())), "rows read / read time");
   }
 
+  static String describe(Governed governed) {
+    return String.format("""
+
+        Rows of %s, read with the catalog's read restrictions enforced (readRows)
+          restrictions         %s
+          rows read            %,d: those its row filter keeps, the masked columns masked
+          sample rows          %s
+        """, governed.table(), governed.restrictions(), governed.rows(), governed.samples().isEmpty() ? "(none)"
+        : String.join("\n" + " ".repeat(23), governed.samples()));
+  }
+
   /** A line of figures: the label, the figure, padded so that what follows lines up, and what it is. */
   private static String line(String label, String figure, String what) {
     return String.format("  %-20s %-10s %s%n", label, figure, what);
@@ -330,6 +377,18 @@ class PlanSummary implements ApplicationRunner {
      */
     @Nullable Duration fanOut() {
       return this.answering == null ? null : this.plan.statistics().elapsed().minus(this.answering.plan());
+    }
+  }
+
+  /**
+   * The rows of a table its catalog governs, as read with the restrictions enforced.
+   *
+   * @param samples the first rows, as {@code column=value, …}, masked
+   */
+  record Governed(TableIdentifier table, ReadRestrictions restrictions, long rows, List<String> samples) {
+
+    Governed {
+      samples = List.copyOf(samples);
     }
   }
 

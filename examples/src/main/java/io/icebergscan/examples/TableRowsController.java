@@ -7,7 +7,6 @@ import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.ExpressionParser;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -23,9 +22,11 @@ import reactor.core.publisher.Flux;
  * A table's rows over HTTP, streamed from a plan as it is planned: {@code GET /tables/demo.events/rows}, as
  * newline-delimited JSON ({@code Accept: application/x-ndjson}) or a JSON array ({@code application/json}), each row an
  * object by column (the iceberg module's Jackson module). {@code select} names the columns, {@code filter} is an
- * Apache Iceberg expression in its JSON form, and {@code limit} (default 100) ends the read and abandons the plan once
- * that many rows are written. The response is written as rows are read, and a client that reads slowly slows the
- * file readers down: WebFlux asks for rows only as it writes them. Failures of the planner answer as problem details
+ * Apache Iceberg expression in either of the REST spec's JSON forms, and {@code limit} (default 100) ends the read and
+ * abandons the plan once that many rows are written. The response is written as rows are read, and a client that
+ * reads slowly slows the file readers down: WebFlux asks for rows only as it writes them. A table the catalog governs
+ * ({@code GET /tables/demo.customers/rows}) is read with its read restrictions enforced: its row filter's rows only,
+ * masked. Failures of the planner answer as problem details
  * ({@code iceberg.rest.scan-planning.problem-details.enabled} in application.yml).
  */
 @RestController
@@ -59,11 +60,10 @@ class TableRowsController {
 
   private static Expression expression(String json) {
     try {
-      return ExpressionParser.fromJson(json);
+      return IcebergScan.parseFilter(json);
     }
-    catch (RuntimeException notAnExpression) {
-      // Iceberg's parser throws its own unchecked exceptions for JSON that does not parse
-      throw new IllegalArgumentException("filter is not an Apache Iceberg expression in its JSON form: "
+    catch (IllegalArgumentException notAnExpression) {
+      throw new IllegalArgumentException("filter is not an Apache Iceberg expression in the REST spec's JSON: "
           + notAnExpression.getMessage(), notAnExpression);
     }
   }

@@ -38,7 +38,7 @@ class ExampleSettingsTests {
 
     assertThat(output).contains("APPLICATION FAILED TO START")
         .contains("example.table is 'nope.nope', but no iceberg.rest.uri is set: the example plans on its embedded "
-            + "demo catalog, whose only table is demo.events.")
+            + "demo catalog, whose tables are demo.events and the governed demo.customers.")
         .contains("To plan nope.nope, set iceberg.rest.uri to the base URI of the catalog that holds it")
         .as("no demo table filled for a plan that cannot happen").doesNotContain("filled with");
   }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.icebergscan.planning.test.AnsweringTime;
+import io.icebergscan.planning.test.DemoCustomers;
 import io.icebergscan.planning.test.DemoTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -176,8 +177,12 @@ class ScanPlanningExampleApplicationTests {
 
   /** {@code query} may hold URI variables after {@code {table}}: their values are encoded. */
   private Answer rows(String query, MediaType accept, Object... variables) {
+    return rows("demo.events", query, accept, variables);
+  }
+
+  private Answer rows(String table, String query, MediaType accept, Object... variables) {
     Object[] all = new Object[variables.length + 1];
-    all[0] = "demo.events";
+    all[0] = table;
     System.arraycopy(variables, 0, all, 1, variables.length);
     return WebClient.create("http://localhost:" + this.port).get().uri("/tables/{table}/rows" + query, all)
         .accept(accept).exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("")
@@ -208,6 +213,39 @@ class ScanPlanningExampleApplicationTests {
     assertThat(rows.isArray()).isTrue();
     assertThat(rows.valueStream().map(row -> row.get("id").asLong()).toList()).isNotEmpty()
         .allSatisfy(id -> assertThat(id).isLessThan(3));
+  }
+
+  @Test
+  void printsTheGovernedTablesRowsMaskedAndOnlyThoseItsRowFilterKeeps(CapturedOutput output) {
+    PlanSummary.Governed governed = this.summary.lastGoverned();
+    assertThat(governed).isNotNull();
+    assertThat(governed.rows()).isEqualTo(DemoCustomers.VISIBLE_ROWS);
+    assertThat(governed.samples()).hasSize(3).allSatisfy(sample -> assertThat(sample)
+        .contains("country=" + DemoCustomers.VISIBLE_COUNTRY).doesNotContain("@example.com")
+        .containsPattern("birth_date=\\d{4}-01-01"));
+    assertThat(output).contains("Rows of demo.customers, read with the catalog's read restrictions enforced")
+        .contains("masks {3=mask-alphanum, 4=truncate-to-year}");
+  }
+
+  @Test
+  void theRowsEndpointServesAGovernedTableMaskedAndFiltered() {
+    Answer answer = rows(DemoCustomers.NAME, "?limit=1000", MediaType.APPLICATION_JSON);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    assertThat(answer.body()).doesNotContain("@example.com").doesNotContain("\"DE\"");
+    JsonNode rows = JsonMapper.builder().build().readTree(answer.body());
+    assertThat(rows.valueStream().toList()).hasSize(DemoCustomers.VISIBLE_ROWS).allSatisfy(row -> {
+      assertThat(row.get("country").asString()).isEqualTo(DemoCustomers.VISIBLE_COUNTRY);
+      assertThat(row.get("birth_date").isNull() || row.get("birth_date").asString().endsWith("-01-01")).isTrue();
+      assertThat(row.get("email").isNull() || row.get("email").asString().matches("[xn]+@x+\\.x+")).isTrue();
+    });
+    // a filter on the masked column with a raw address finds nothing; with its masked value, the rows that mask to it
+    String raw = "{\"type\":\"eq\",\"left\":{\"type\":\"reference\",\"name\":\"email\"},"
+        + "\"right\":\"ada0@example.com\"}";
+    assertThat(JsonMapper.builder().build().readTree(rows(DemoCustomers.NAME, "?filter={filter}",
+        MediaType.APPLICATION_JSON, raw).body()).size()).isZero();
+    String masked = "{\"type\":\"eq\",\"term\":\"email\",\"value\":\"xxxn@xxxxxxx.xxx\"}";
+    assertThat(JsonMapper.builder().build().readTree(rows(DemoCustomers.NAME, "?filter={filter}",
+        MediaType.APPLICATION_JSON, masked).body()).size()).isPositive();
   }
 
   @Test
