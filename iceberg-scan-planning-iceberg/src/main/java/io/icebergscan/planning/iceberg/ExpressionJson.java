@@ -18,6 +18,7 @@ import org.apache.iceberg.expressions.UnboundTerm;
 import org.apache.iceberg.transforms.Transform;
 import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -98,6 +99,9 @@ final class ExpressionJson {
   private static final Set<String> TRANSFORM_FUNCTIONS = Set.of("identity", "year", "month", "day", "hour", "bucket",
       "truncate");
   private static final String ICEBERG_FUNCTIONS = "iceberg_functions";
+  /** The transforms, as a legacy term or {@code apply} names them: a parameter is a positive int. */
+  private static final java.util.regex.Pattern TRANSFORM = java.util.regex.Pattern.compile(
+      "year|month|day|hour|(bucket|truncate)\\[[1-9][0-9]{0,8}]");
 
   private final @Nullable Schema schema;
   private final References references;
@@ -167,13 +171,17 @@ final class ExpressionJson {
       members(node, path, "type", legacy ? "term" : "child");
       Term term = legacy ? legacyTerm(required(node, "term", path), path + ".term")
           : term(required(node, "child", path), path + ".child");
+      if ((test == Operation.IS_NAN || test == Operation.NOT_NAN) && term.type() != null
+          && term.type().typeId() != Type.TypeID.FLOAT && term.type().typeId() != Type.TypeID.DOUBLE) {
+        throw invalid(path, term.fieldId(), "a NaN test of a " + term.type());
+      }
       return SpecPredicates.predicate(test, term.term(), List.of());
     }
     Operation set = SETS.get(type);
     if (set != null) {
       members(node, path, "type", legacy ? "term" : "child", "values");
-      Term term = legacy ? legacyTerm(required(node, "term", path), path + ".term")
-          : term(required(node, "child", path), path + ".child");
+      Term term = comparable(legacy ? legacyTerm(required(node, "term", path), path + ".term")
+          : term(required(node, "child", path), path + ".child"), set, path);
       List<Object> values = literals(required(node, "values", path), term, path + ".values");
       return SpecPredicates.predicate(set, term.term(), values);
     }
@@ -183,7 +191,7 @@ final class ExpressionJson {
     }
     if (legacy) {
       members(node, path, "type", "term", "value");
-      Term term = legacyTerm(required(node, "term", path), path + ".term");
+      Term term = comparable(legacyTerm(required(node, "term", path), path + ".term"), comparison, path);
       return SpecPredicates.predicate(comparison, term.term(),
           List.of(literal(required(node, "value", path), term, path + ".value")));
     }
@@ -197,12 +205,28 @@ final class ExpressionJson {
           : "a comparison of two constants");
     }
     if (leftIsTerm) {
-      Term term = term(left, path + ".left");
+      Term term = comparable(term(left, path + ".left"), comparison, path);
       return SpecPredicates.predicate(comparison, term.term(), List.of(literal(right, term, path + ".right")));
     }
-    Term term = term(right, path + ".right");
+    Term term = comparable(term(right, path + ".right"), comparison, path);
     return SpecPredicates.predicate(turnedAround(comparison, path), term.term(),
         List.of(literal(left, term, path + ".left")));
+  }
+
+  /** The term, once its type (when known) is one the comparison or set test applies to. */
+  private static Term comparable(Term term, Operation op, String path) {
+    Type type = term.type();
+    if (type == null) {
+      return term;
+    }
+    if (!type.isPrimitiveType()) {
+      throw invalid(path, term.fieldId(), "a comparison of a " + type.typeId().name().toLowerCase(java.util.Locale.ROOT)
+          + ", which only tests for null take");
+    }
+    if ((op == Operation.STARTS_WITH || op == Operation.NOT_STARTS_WITH) && type.typeId() != Type.TypeID.STRING) {
+      throw invalid(path, term.fieldId(), "a prefix test of a " + type);
+    }
+    return term;
   }
 
   /** {@code 3 < x} as {@code x > 3}. */
@@ -263,7 +287,7 @@ final class ExpressionJson {
     }
     String transform = function;
     if (parameterized) {
-      JsonNode width = literalValue(arguments.get(0), path + ".arguments[0]");
+      JsonNode width = literalValue(arguments.get(0), null, path + ".arguments[0]");
       if (!width.isIntegralNumber() || !width.canConvertToInt() || width.intValue() <= 0) {
         throw invalid(path + ".arguments[0]", null, function + " needs a positive int parameter");
       }
@@ -369,16 +393,11 @@ final class ExpressionJson {
   @SuppressWarnings("unchecked")
   private static Term transformed(Term source, String transform, String path) {
     String name = ((org.apache.iceberg.expressions.NamedReference<?>) source.term()).name();
-    Transform<?, ?> unbound;
-    try {
-      unbound = Transforms.fromString(transform);
-    }
-    catch (RuntimeException unknown) {
+    // Iceberg reads any other text as a transform it cannot apply, and says so only when it is bound
+    if (!TRANSFORM.matcher(transform).matches()) {
       throw invalid(path, source.fieldId(), "a transform this reader cannot apply");
     }
-    if (!TRANSFORM_FUNCTIONS.contains(transform.replaceAll("\\[.*$", ""))) {
-      throw invalid(path, source.fieldId(), "a transform this reader cannot apply");
-    }
+    Transform<?, ?> unbound = Transforms.fromString(transform);
     Type resultType = null;
     if (source.type() != null) {
       Transform<?, ?> bound;
@@ -418,7 +437,9 @@ final class ExpressionJson {
     }
     Type dataType = dataType(required(node, "data-type", path), term, path + ".data-type");
     for (int i = 0; i < array.size(); i++) {
-      values.add(typed(array.get(i), dataType, term, path + ".values[" + i + "]"));
+      // the spec's values here are bare: a literal object is no value
+      values.add(typed(bare(array.get(i), term.fieldId(), path + ".values[" + i + "]"), dataType, term,
+          path + ".values[" + i + "]"));
     }
     return values;
   }
@@ -427,51 +448,73 @@ final class ExpressionJson {
   private Object literal(JsonNode node, Term term, String path) {
     Type dataType = null;
     if (node.isObject()) {
-      members(node, path, "type", "value", "data-type");
-      if (!"literal".equals(string(node, "type", path))) {
-        throw invalid(path + ".type", term.fieldId(), "expected a literal");
-      }
       JsonNode declared = node.get("data-type");
       if (declared != null && !declared.isNull()) {
         dataType = dataType(declared, term, path + ".data-type");
       }
     }
-    JsonNode value = literalValue(node, path);
-    return dataType != null ? typed(value, dataType, term, path) : typed(value, term.type(), term, path);
+    JsonNode value = literalValue(node, term.fieldId(), path);
+    return typed(value, dataType != null ? dataType : term.type(), term, path);
   }
 
-  /** The value of a bare literal or of {@code {"type":"literal","value":…}}. */
-  private static JsonNode literalValue(JsonNode node, String path) {
-    JsonNode value = node.isObject() ? required(node, "value", path) : node;
+  /** The value of a bare literal or of {@code {"type":"literal","value":…[,"data-type":…]}}, checked whole. */
+  private static JsonNode literalValue(JsonNode node, @Nullable Integer fieldId, String path) {
+    if (!node.isObject()) {
+      return bare(node, fieldId, path);
+    }
+    members(node, path, "type", "value", "data-type");
+    if (!"literal".equals(string(node, "type", path))) {
+      throw invalid(path + ".type", fieldId, "expected a literal");
+    }
+    return bare(required(node, "value", path), fieldId, path);
+  }
+
+  /** A bare value: not null (a test for null is is-null), nor an object or an array. */
+  private static JsonNode bare(JsonNode value, @Nullable Integer fieldId, String path) {
     if (value.isNull()) {
-      throw invalid(path, null, "a null constant: a test for null is is-null");
+      throw invalid(path, fieldId, "a null constant: a test for null is is-null");
     }
     if (value.isObject() || value.isArray()) {
-      throw invalid(path, null, "expected a value, not " + kind(value));
+      throw invalid(path, fieldId, "expected a value, not " + kind(value));
     }
     return value;
   }
 
+  /**
+   * The type a literal declares: a primitive type that aligns with the term's by promotion, either way (an int literal
+   * for a long column, a long literal for an int one), since the spec aligns types by promotion and never by an
+   * unsafe cast.
+   */
   private static Type dataType(JsonNode node, Term term, String path) {
     if (!node.isString()) {
       throw invalid(path, term.fieldId(), "a data type is a string, not " + kind(node));
     }
+    Type.PrimitiveType declared;
     try {
-      return Types.fromPrimitiveString(node.stringValue());
+      declared = Types.fromPrimitiveString(node.stringValue());
     }
     catch (RuntimeException unknown) {
       throw invalid(path, term.fieldId(), "a data type this reader does not know");
     }
+    Type column = term.type();
+    if (column != null && !declared.equals(column) && !(column.isPrimitiveType()
+        && (TypeUtil.isPromotionAllowed(declared, column.asPrimitiveType())
+            || TypeUtil.isPromotionAllowed(column, declared)))) {
+      throw invalid(path, term.fieldId(), "a " + declared + " literal, which a " + column + " does not align with");
+    }
+    return declared;
   }
 
+  /** Fractional seconds as ISO text writes them: the digits after the point, if any. */
+  private static final java.util.regex.Pattern FRACTION = java.util.regex.Pattern.compile("\\d:\\d\\d\\.(\\d+)");
+
   /**
-   * The value, of {@code type} when known (and then convertible to the term's type without an unsafe cast), as
-   * Iceberg's {@code Expressions} take it: dates, times and timestamps as their ISO text, which Iceberg's literal
-   * conversion reads at any precision (a long would be read as microseconds); otherwise typed as Iceberg's own parser
-   * types JSON.
+   * The value, of {@code type} when known, as Iceberg's {@code Expressions} take it: dates, times and timestamps as
+   * their ISO text, which Iceberg's literal conversion reads at any precision (a long would be read as
+   * microseconds); otherwise typed as Iceberg's own parser types JSON. Strict, as the single-value JSON of the type
+   * is: a decimal of the column's scale, no finer a time than the column keeps, no NaN nor infinity.
    */
-  private static Object typed(JsonNode node, @Nullable Type type, Term term, String path) {
-    JsonNode value = literalValue(node, path);
+  private static Object typed(JsonNode value, @Nullable Type type, Term term, String path) {
     if (type == null) {
       return untyped(value, term, path);
     }
@@ -481,26 +524,18 @@ final class ExpressionJson {
       case INTEGER -> !value.isIntegralNumber() || !value.canConvertToLong() ? null
           : value.canConvertToInt() ? (Object) value.intValue() : (Object) value.longValue();
       case LONG -> value.isIntegralNumber() && value.canConvertToLong() ? value.longValue() : null;
-      case FLOAT, DOUBLE -> value.isNumber() ? value.doubleValue() : null;
-      case DECIMAL -> decimal(value);
+      case FLOAT, DOUBLE -> finite(value);
+      case DECIMAL -> decimal(value, ((Types.DecimalType) type).scale());
       case STRING -> value.isString() ? value.stringValue() : null;
       case UUID -> uuid(value);
-      case DATE, TIME, TIMESTAMP, TIMESTAMP_NANO -> value.isString() ? value.stringValue() : null;
+      case DATE -> value.isString() ? value.stringValue() : null;
+      case TIME, TIMESTAMP -> time(value, 6);
+      case TIMESTAMP_NANO -> time(value, 9);
       case FIXED, BINARY -> hex(value);
       default -> null;
     };
-    if (typed == null) {
+    if (typed == null || converted(Expressions.lit(typed), type) == null) {
       throw invalid(path, term.fieldId(), "a literal a " + type + " cannot take");
-    }
-    Literal<?> converted = converted(Expressions.lit(typed), type);
-    if (converted == null) {
-      throw invalid(path, term.fieldId(), "a literal a " + type + " cannot take");
-    }
-    if (term.type() != null && !term.type().equals(type) && converted(converted, term.type()) == null) {
-      throw invalid(path, term.fieldId(), "a " + type + " literal a " + term.type() + " cannot take");
-    }
-    if (typed instanceof Double number && (number.isNaN() || number.isInfinite())) {
-      throw invalid(path, term.fieldId(), "a NaN or infinite constant: a test for NaN is is-nan");
     }
     return typed;
   }
@@ -529,23 +564,43 @@ final class ExpressionJson {
     if (value.isIntegralNumber() && value.canConvertToLong()) {
       return value.longValue();
     }
-    if (value.isFloatingPointNumber()) {
-      return value.decimalValue();
+    Double number = value.isFloatingPointNumber() ? finite(value) : null;
+    if (number == null) {
+      throw invalid(path, term.fieldId(), "a value out of every type's range");
     }
-    throw invalid(path, term.fieldId(), "a value out of every type's range");
+    return number;
   }
 
-  private static @Nullable BigDecimal decimal(JsonNode value) {
-    if (value.isNumber()) {
-      return value.decimalValue();
+  /** A number as a double, unless it is beyond a double's range. */
+  private static @Nullable Double finite(JsonNode value) {
+    if (!value.isNumber()) {
+      return null;
     }
+    double number = value.decimalValue().doubleValue();
+    return Double.isFinite(number) ? number : null;
+  }
+
+  /** A time or timestamp as ISO text, with no more fractional digits than the type keeps: none is cut off. */
+  private static @Nullable String time(JsonNode value, int digits) {
+    if (!value.isString()) {
+      return null;
+    }
+    java.util.regex.Matcher fraction = FRACTION.matcher(value.stringValue());
+    return fraction.find() && fraction.group(1).length() > digits ? null : value.stringValue();
+  }
+
+  /** A decimal of exactly the scale given, from its single-value text or a number. */
+  private static @Nullable BigDecimal decimal(JsonNode value, int scale) {
+    BigDecimal decimal;
     try {
-      return value.isString() ? new BigDecimal(value.stringValue()) : null;
+      decimal = value.isNumber() ? value.decimalValue() : value.isString() ? new BigDecimal(value.stringValue()) : null;
     }
     catch (NumberFormatException notADecimal) {
       return null;
     }
+    return decimal != null && decimal.scale() == scale ? decimal : null;
   }
+
 
   private static @Nullable UUID uuid(JsonNode value) {
     if (!value.isString() || value.stringValue().length() != 36) {

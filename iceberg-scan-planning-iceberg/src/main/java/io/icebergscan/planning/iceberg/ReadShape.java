@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  *
  * Every predicate is the spec's ({@link SpecPredicates}): the filter is normalized once, split into conjuncts, and
  * each conjunct lands in exactly one check; none is dropped. The same normalized conjuncts, less those on masked
- * fields and UUID orderings, are what the catalog is sent and Parquet prunes with: no use of the raw values of a
+ * fields and those Iceberg evaluates otherwise ({@link SpecPredicates#icebergEvaluatesAlike}), are what the catalog is sent and Parquet prunes with: no use of the raw values of a
  * masked field reaches either. A task's own residual is the catalog's, and advisory: every row is checked against the
  * whole filter here.
  */
@@ -83,7 +83,7 @@ final class ReadShape {
     if (rowFilter != null) {
       for (Expression conjunct : SpecPredicates.conjuncts(SpecPredicates.normalize(rowFilter, struct, true))) {
         raw.add(conjunct);
-        if (!SpecPredicates.ordersUuids(conjunct, struct)) {
+        if (SpecPredicates.icebergEvaluatesAlike(conjunct, struct)) {
           // the only use of the row filter's raw values besides the rows: the catalog and Parquet prune with it
           pushable.add(conjunct);
         }
@@ -95,7 +95,7 @@ final class ReadShape {
       }
       else {
         raw.add(conjunct);
-        if (!SpecPredicates.ordersUuids(conjunct, struct)) {
+        if (SpecPredicates.icebergEvaluatesAlike(conjunct, struct)) {
           pushable.add(conjunct);
         }
       }
@@ -163,7 +163,7 @@ final class ReadShape {
 
   /**
    * The filter Parquet's row groups are pruned with, and the catalog is sent: the spec's normalization of the
-   * required row filter and of the scan's conjuncts on unmasked fields, without UUID orderings; {@code true} for
+   * required row filter and of the scan's conjuncts on unmasked fields, but those Iceberg would evaluate otherwise; {@code true} for
    * none. Unbound, each column named exactly.
    */
   Expression pushed() {

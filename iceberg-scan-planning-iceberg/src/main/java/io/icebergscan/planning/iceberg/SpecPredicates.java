@@ -45,8 +45,8 @@ import org.apache.iceberg.util.NaNUtil;
  *       answers: without {@code not} (each negation pushed to the leaves as the spec's complement:
  *       {@code not(x < v)} is {@code x >= v or x is null}, and {@code or x is nan} for floating types), and each
  *       range comparison guarded ({@code x < v and x is not null}, {@code and x is not nan}), with the columns named
- *       as the schema names them. Safe to send to a catalog and to hand to Parquet's row-group filters, but for
- *       range comparisons of UUIDs ({@link #ordersUuids}).</li>
+ *       as the schema names them. Safe to send to a catalog and to hand to Parquet's row-group filters, except
+ *       where Iceberg orders UUIDs or tells -0.0 from 0.0 ({@link #icebergEvaluatesAlike}).</li>
  *   <li>{@link #compile}: a check of rows under the spec's semantics, bound once to a struct and thread-safe.</li>
  * </ul>
  */
@@ -221,38 +221,66 @@ final class SpecPredicates {
   }
 
   /**
-   * Whether a normalized filter compares UUIDs by order, which Iceberg's own evaluators (a catalog's, Parquet's
-   * row-group filters) do as signed longs: such a filter is checked on rows only.
+   * Whether Iceberg's own evaluators (a catalog's, Parquet's row-group filters, a task's residual) answer a
+   * normalized filter as the spec does, so that it may be sent and pushed down: not where it orders UUIDs, which
+   * Iceberg compares as signed longs, nor where it compares a floating column with zero, since Iceberg tells -0.0
+   * from 0.0 where IEEE 754 and the spec do not. Such a filter is checked on rows only.
    */
-  static boolean ordersUuids(Expression filter, Types.StructType struct) {
+  static boolean icebergEvaluatesAlike(Expression filter, Types.StructType struct) {
     return switch (filter.op()) {
-      case TRUE, FALSE -> false;
-      case AND -> ordersUuids(((And) filter).left(), struct) || ordersUuids(((And) filter).right(), struct);
-      case OR -> ordersUuids(((Or) filter).left(), struct) || ordersUuids(((Or) filter).right(), struct);
-      case NOT -> ordersUuids(((Not) filter).child(), struct);
-      default -> isRange(filter.op()) && ((UnboundPredicate<?>) filter).term().bind(struct, true).type().typeId()
-          == Type.TypeID.UUID;
+      case TRUE, FALSE -> true;
+      case AND -> icebergEvaluatesAlike(((And) filter).left(), struct)
+          && icebergEvaluatesAlike(((And) filter).right(), struct);
+      case OR -> icebergEvaluatesAlike(((Or) filter).left(), struct)
+          && icebergEvaluatesAlike(((Or) filter).right(), struct);
+      case NOT -> icebergEvaluatesAlike(((Not) filter).child(), struct);
+      default -> {
+        UnboundPredicate<?> predicate = (UnboundPredicate<?>) filter;
+        Type type = predicate.term().bind(struct, true).type();
+        if (type.typeId() == Type.TypeID.UUID) {
+          yield !isRange(filter.op());
+        }
+        yield !isFloating(type) || predicate.literals() == null
+            || predicate.literals().stream().noneMatch(literal -> ((Number) literal.value()).doubleValue() == 0);
+      }
     };
   }
 
   /**
    * A check of rows of {@code struct} (with values as Iceberg's internal ones: an {@code InternalRecordWrapper}
-   * around a generic record) under the spec's semantics. Bound once; thread-safe.
+   * around a generic record) under the spec's semantics, for any filter that binds to it. Bound once, a predicate
+   * at a time (Iceberg's {@code Binder} turns {@code x < v} above the type's range into {@code true}, nulls and all);
+   * thread-safe.
    */
   static Predicate<StructLike> compile(Expression filter, Types.StructType struct) {
-    return compile(Binder.bind(struct, filter, true));
+    return switch (filter.op()) {
+      case TRUE -> row -> true;
+      case FALSE -> row -> false;
+      case AND -> compile(((And) filter).left(), struct).and(compile(((And) filter).right(), struct));
+      case OR -> compile(((Or) filter).left(), struct).or(compile(((Or) filter).right(), struct));
+      case NOT -> compile(((Not) filter).child(), struct).negate();
+      default -> leaf(filter, struct);
+    };
   }
 
   @SuppressWarnings("unchecked")
-  private static Predicate<StructLike> compile(Expression bound) {
-    return switch (bound.op()) {
-      case TRUE -> row -> true;
-      case FALSE -> row -> false;
-      case AND -> compile(((And) bound).left()).and(compile(((And) bound).right()));
-      case OR -> compile(((Or) bound).left()).or(compile(((Or) bound).right()));
-      case NOT -> compile(((Not) bound).child()).negate();
-      default -> leaf((BoundPredicate<Object>) bound);
-    };
+  private static Predicate<StructLike> leaf(Expression predicate, Types.StructType struct) {
+    if (predicate instanceof BoundPredicate<?> bound) {
+      return leaf((BoundPredicate<Object>) bound);
+    }
+    Expression bound = Binder.bind(struct, predicate, true);
+    if (bound instanceof BoundPredicate<?> bounded) {
+      return leaf((BoundPredicate<Object>) bounded);
+    }
+    if (bound.op() == Operation.TRUE && isRange(predicate.op())) {
+      // a constant beyond the type's range: the comparison holds for every value but null and NaN
+      BoundTerm<?> term = ((UnboundPredicate<?>) predicate).term().bind(struct, true);
+      return row -> {
+        Object value = term.eval(row);
+        return value != null && !NaNUtil.isNaN(value);
+      };
+    }
+    return compile(bound, struct);
   }
 
   private static Predicate<StructLike> leaf(BoundPredicate<Object> predicate) {
@@ -271,7 +299,8 @@ final class SpecPredicates {
     Comparator<Object> order = comparator(type);
     if (predicate.isSetPredicate()) {
       Set<Object> values = predicate.asSetPredicate().literalSet();
-      Predicate<StructLike> in = isFloating(type)
+      // members of equal value but another scale or sign of zero: IEEE 754 and the spec call them equal
+      Predicate<StructLike> in = isFloating(type) || type.typeId() == Type.TypeID.DECIMAL
           ? row -> {
             Object value = term.eval(row);
             return value != null && !NaNUtil.isNaN(value)

@@ -53,6 +53,7 @@ class SpecSemanticsReadTests {
   private static EmbeddedTable avro;
   private static EmbeddedTable parquet;
   private static EmbeddedTable nullsOnly;
+  private static EmbeddedTable negativeZero;
   private static EmbeddedTable byPart;
 
   @BeforeAll
@@ -66,6 +67,10 @@ class SpecSemanticsReadTests {
     nullsOnly.appendRows(FileFormat.PARQUET, List.of(nullsOnly.newRecord(10L, null, 1, null),
         nullsOnly.newRecord(11L, null, 1, null)));
     byPart = table("by_part", PartitionSpec.builderFor(SCHEMA).identity("part").build(), FileFormat.AVRO);
+    // a Parquet file whose one score is -0.0: its statistics' bounds are -0.0, which Iceberg orders below 0.0
+    negativeZero = catalog.createTable(TableIdentifier.of("semantics", "negative_zero"), SCHEMA,
+        PartitionSpec.unpartitioned(), 2);
+    negativeZero.appendRows(FileFormat.PARQUET, List.of(negativeZero.newRecord(30L, -0.0, 1, null)));
     for (EmbeddedTable table : List.of(avro, parquet)) {
       catalog.readRestrictions(table.identifier(), FILTERED, RestrictionPolicy.builder()
           .rowFilter(Expressions.lessThan("score", 3.0)).build());
@@ -136,6 +141,14 @@ class SpecSemanticsReadTests {
     assertThat(ids(nullsOnly, Expressions.not(Expressions.lessThan("score", 3.0))))
         .containsExactlyInAnyOrder(10L, 11L);
     assertThat(icebergIds(nullsOnly, Expressions.not(Expressions.lessThan("score", 3.0)))).isEmpty();
+  }
+
+  @Test
+  void minusZeroEqualsZeroThoughIcebergsStatisticsTellThemApart() {
+    // IEEE 754 and the spec: -0.0 = 0.0; a filter that compares with zero is not pushed, so no bound prunes the file
+    assertThat(ids(negativeZero, Expressions.equal("score", 0.0))).containsExactly(30L);
+    assertThat(ids(negativeZero, Expressions.greaterThanOrEqual("score", 0.0))).containsExactly(30L);
+    assertThat(icebergIds(negativeZero, Expressions.equal("score", 0.0))).isEmpty();
   }
 
   @Test
