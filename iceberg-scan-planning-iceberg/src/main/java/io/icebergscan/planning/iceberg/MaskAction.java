@@ -216,9 +216,17 @@ enum MaskAction {
   // mask-alphanum, show-first-4 and show-last-4: code point by code point, one output char for each
 
   private static String maskAlphanum(CharSequence text) {
-    StringBuilder masked = new StringBuilder(text.length());
-    appendMasked(masked, text, 0, text.length());
-    return masked.toString();
+    int length = text.length();
+    // every code point becomes one ASCII char: Latin-1 bytes, without a builder's checks per char
+    byte[] masked = new byte[length];
+    int size = 0;
+    int index = 0;
+    while (index < length) {
+      int codePoint = Character.codePointAt(text, index);
+      masked[size++] = (byte) masked(codePoint);
+      index += Character.charCount(codePoint);
+    }
+    return new String(masked, 0, size, StandardCharsets.ISO_8859_1);
   }
 
   private static String showFirst4(CharSequence text) {

@@ -12,10 +12,14 @@ import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A read's masks, bound once to the struct of its rows: each masked field's action, reached from the row through the
+ * A task's masks, bound to the struct of its rows: each masked field's action, reached from the row through the
  * structs, lists and map values above it, so that a row is masked by position with no look-up. A row's own record is
  * masked in place (the readers make one per row); a nested struct, list or map that holds a masked field is copied,
  * never changed, since a reader may share it between rows (an identity partition's constant).
+ *
+ * <p>One per task, read by one thread at a time: each action that computes (a hash, a mask of characters, a
+ * truncation) remembers its last results, since a masked column often repeats its values (a country, a category, the
+ * month of neighbouring rows), and a SHA-256 costs more than the rest of a row.
  */
 final class RowMasks {
 
@@ -64,12 +68,116 @@ final class RowMasks {
     return row;
   }
 
+  /**
+   * Whether an action's results are worth remembering by value: it computes (a hash, a mask of characters), and its
+   * results are immutable values that may be handed out again (not a buffer).
+   */
+  private static boolean remembers(MaskAction action, Type type) {
+    return switch (action) {
+      case MASK_ALPHANUM, SHOW_FIRST_4, SHOW_LAST_4, SHA_256_GLOBAL, SHA_256_QUERY_LOCAL ->
+          type.typeId() != Type.TypeID.BINARY;
+      default -> false;
+    };
+  }
+
+  /**
+   * The last results of an action, by value, in a small table indexed by the value's hash: a hit costs a hash and an
+   * {@code equals}, a miss what the action costs and a store. A column whose values seldom repeat (an email) would pay
+   * the look-ups for nothing: once a task's first {@value #TRIAL} values found fewer than one in {@value #ENOUGH}
+   * remembered, the action is called straight. Not thread-safe: one per task.
+   */
+  private static final class Memo implements UnaryOperator<@Nullable Object> {
+
+    private static final int SLOTS = 256;
+    private static final int TRIAL = 1024;
+    private static final int ENOUGH = 4;
+
+    private final UnaryOperator<@Nullable Object> action;
+    private final @Nullable Object[] values = new Object[SLOTS];
+    private final @Nullable Object[] results = new Object[SLOTS];
+    private int lookups;
+    private int hits;
+    private boolean worthIt = true;
+
+    Memo(UnaryOperator<@Nullable Object> action) {
+      this.action = action;
+    }
+
+    @Override
+    public @Nullable Object apply(@Nullable Object value) {
+      if (value == null || !this.worthIt) {
+        return this.action.apply(value);
+      }
+      int hash = value.hashCode();
+      int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+      if (value.equals(this.values[slot])) {
+        this.hits++;
+        return this.results[slot];
+      }
+      Object result = this.action.apply(value);
+      this.values[slot] = value;
+      this.results[slot] = result;
+      if (++this.lookups == TRIAL) {
+        this.worthIt = this.hits * ENOUGH >= TRIAL;
+      }
+      return result;
+    }
+  }
+
+  /**
+   * A truncation that hands back its last result while the values stay in its year (or month): rows of a file come
+   * in runs of a period more often than not, and a truncation's result is an immutable value. Dates and timestamps
+   * without a zone only; a timestamp with one is truncated in UTC by the action each time.
+   */
+  private static final class SamePeriod implements UnaryOperator<@Nullable Object> {
+
+    private final UnaryOperator<@Nullable Object> action;
+    private final boolean monthly;
+    private int year = Integer.MIN_VALUE;
+    private int month;
+    private @Nullable Object result;
+
+    SamePeriod(UnaryOperator<@Nullable Object> action, boolean monthly) {
+      this.action = action;
+      this.monthly = monthly;
+    }
+
+    @Override
+    public @Nullable Object apply(@Nullable Object value) {
+      int valueYear;
+      int valueMonth;
+      if (value instanceof java.time.LocalDateTime timestamp) {
+        valueYear = timestamp.getYear();
+        valueMonth = timestamp.getMonthValue();
+      }
+      else if (value instanceof java.time.LocalDate date) {
+        valueYear = date.getYear();
+        valueMonth = date.getMonthValue();
+      }
+      else {
+        return this.action.apply(value);
+      }
+      if (valueYear == this.year && (!this.monthly || valueMonth == this.month)) {
+        return this.result;
+      }
+      Object truncated = this.action.apply(value);
+      this.year = valueYear;
+      this.month = valueMonth;
+      this.result = truncated;
+      return truncated;
+    }
+  }
+
   /** What a field's values become: its action's, or a copy with the masked fields under it rewritten; null if none. */
   private static @Nullable UnaryOperator<@Nullable Object> rewrite(Types.NestedField field,
       Map<Integer, MaskAction> masks, byte @Nullable [] salt) {
     MaskAction action = masks.get(field.fieldId());
     if (action != null) {
-      return action.bind(field.type(), salt);
+      UnaryOperator<@Nullable Object> masked = action.bind(field.type(), salt);
+      if (action == MaskAction.TRUNCATE_TO_YEAR || action == MaskAction.TRUNCATE_TO_MONTH) {
+        return new SamePeriod(masked, action == MaskAction.TRUNCATE_TO_MONTH);
+      }
+      return remembers(action, field.type()) ? new Memo(masked) : masked;
     }
     Type type = field.type();
     if (type.isStructType()) {

@@ -50,7 +50,8 @@ final class TaskReader {
   private final ReadShape shape;
   private final Types.@Nullable StructType partitionType;
   private final PlanDeletes deletes;
-  private final RowMasks masks;
+  /** The query salt of the read's {@code sha-256-query-local} masks, or {@code null}. */
+  private final byte @Nullable [] salt;
   private final Runnable checkOpen;
 
   /**
@@ -66,7 +67,7 @@ final class TaskReader {
     this.shape = scan.shape();
     this.partitionType = scan.partitionType();
     this.deletes = deletes;
-    this.masks = RowMasks.of(this.shape.read().asStruct(), this.shape.masks(), salt);
+    this.salt = salt;
     this.checkOpen = checkOpen;
   }
 
@@ -172,8 +173,10 @@ final class TaskReader {
       InternalRecordWrapper raw = new InternalRecordWrapper(readStruct);
       records = CloseableIterable.filter(records, row -> rawCheck.test(raw.wrap(row)));
     }
-    if (!this.masks.isEmpty()) {
-      records = CloseableIterable.transform(records, this.masks::apply);
+    // the task's own: they remember their last results, and its rows are read by one thread at a time
+    RowMasks masks = RowMasks.of(readStruct, this.shape.masks(), this.salt);
+    if (!masks.isEmpty()) {
+      records = CloseableIterable.transform(records, masks::apply);
     }
     Predicate<StructLike> maskedCheck = this.shape.maskedCheck();
     if (maskedCheck != null) {
