@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${SUITE_OUT:-benchmarks/target/suite}
-parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory"}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory governed"}
 mkdir -p "$out"
 
 mvn -B -q -pl benchmarks -am -DskipTests package
@@ -76,6 +76,8 @@ for part in $parts; do
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 2s -i 5 -r 2s ;;
     readparquet) jmh readparquet 'PlanAndRead.(ours|oursUnordered|iceberg)$' -p table=parquet64 -p catalogLatencyMillis=0 \
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 10s -i 5 -r 10s -prof gc ;;
+    # a governed table's read restrictions (a row filter, three masks) against the same read unrestricted, in one run
+    governed) jmh governed GovernedRead -f 2 -prof gc ;;
     readmemory)
       for mode in stream collect; do
         echo "=== read memory: $mode"
