@@ -397,23 +397,15 @@ final class ExpressionJson {
     if (!TRANSFORM.matcher(transform).matches()) {
       throw invalid(path, source.fieldId(), "a transform this reader cannot apply");
     }
-    Transform<?, ?> unbound = Transforms.fromString(transform);
+    Transform<?, Object> unbound = (Transform<?, Object>) Transforms.fromString(transform);
     Type resultType = null;
     if (source.type() != null) {
-      Transform<?, ?> bound;
-      try {
-        bound = Transforms.fromString(source.type(), transform);
-      }
-      catch (RuntimeException notForThatType) {
+      if (!unbound.canTransform(source.type())) {
         throw invalid(path, source.fieldId(), "the transform does not apply to a " + source.type());
       }
-      if (!bound.canTransform(source.type())) {
-        throw invalid(path, source.fieldId(), "the transform does not apply to a " + source.type());
-      }
-      resultType = bound.getResultType(source.type());
+      resultType = unbound.getResultType(source.type());
     }
-    return new Term((UnboundTerm<Object>) Expressions.transform(name, (Transform<?, Object>) unbound), resultType,
-        source.fieldId());
+    return new Term(Expressions.transform(name, unbound), resultType, source.fieldId());
   }
 
   // ---- literals

@@ -89,7 +89,7 @@ public final class ReadRestrictions {
     }
     Map<Integer, MaskAction> masks = masks(table, root.get(PROJECTIONS));
     JsonNode filter = root.get(ROW_FILTER);
-    boolean noFilter = filter == null || filter.isNull() || filter.isBoolean() && filter.booleanValue();
+    boolean noFilter = filter == null || filter.isNull() || (filter.isBoolean() && filter.booleanValue());
     ReadRestrictions restrictions = new ReadRestrictions(noFilter ? null : filter, masks);
     // checked against the schema the table has now, which most reads read with; each read binds them again
     Bound bound = restrictions.bind(table, current);

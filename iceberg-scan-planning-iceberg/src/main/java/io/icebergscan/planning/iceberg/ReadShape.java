@@ -44,6 +44,7 @@ final class ReadShape {
   private final String table;
   private final Schema output;
   private final Schema read;
+  private final RecordProjection toOutput;
   private final Expression pushed;
   private final @Nullable Predicate<StructLike> rawCheck;
   private final @Nullable Predicate<StructLike> maskedCheck;
@@ -51,12 +52,13 @@ final class ReadShape {
   private final Set<Integer> maskedIds;
   private final boolean restricted;
 
-  private ReadShape(String table, Schema output, Schema read, Expression pushed,
+  private ReadShape(String table, Schema output, Schema read, RecordProjection toOutput, Expression pushed,
       @Nullable Predicate<StructLike> rawCheck, @Nullable Predicate<StructLike> maskedCheck,
       Map<Integer, MaskAction> masks, Set<Integer> maskedIds, boolean restricted) {
     this.table = table;
     this.output = output;
     this.read = read;
+    this.toOutput = toOutput;
     this.pushed = pushed;
     this.rawCheck = rawCheck;
     this.maskedCheck = maskedCheck;
@@ -77,29 +79,17 @@ final class ReadShape {
     Types.StructType struct = schema.asStruct();
     Set<Integer> masked = restrictions.maskedIds();
     List<Expression> raw = new ArrayList<>();
-    List<Expression> pushable = new ArrayList<>();
     List<Expression> afterMasks = new ArrayList<>();
     Expression rowFilter = restrictions.rowFilter();
     if (rowFilter != null) {
-      for (Expression conjunct : SpecPredicates.conjuncts(SpecPredicates.normalize(rowFilter, struct, true))) {
-        raw.add(conjunct);
-        if (SpecPredicates.icebergEvaluatesAlike(conjunct, struct)) {
-          // the only use of the row filter's raw values besides the rows: the catalog and Parquet prune with it
-          pushable.add(conjunct);
-        }
-      }
+      // the row filter's raw values are used besides the rows only to prune: the catalog and Parquet prune with it
+      raw.addAll(SpecPredicates.conjuncts(SpecPredicates.normalize(rowFilter, struct, true)));
     }
     for (Expression conjunct : SpecPredicates.conjuncts(SpecPredicates.normalize(filter, struct, caseSensitive))) {
-      if (touches(conjunct, struct, masked)) {
-        afterMasks.add(conjunct);
-      }
-      else {
-        raw.add(conjunct);
-        if (SpecPredicates.icebergEvaluatesAlike(conjunct, struct)) {
-          pushable.add(conjunct);
-        }
-      }
+      (touches(conjunct, struct, masked) ? afterMasks : raw).add(conjunct);
     }
+    List<Expression> pushable = raw.stream()
+        .filter(conjunct -> SpecPredicates.icebergEvaluatesAlike(conjunct, struct)).toList();
     Expression rawFilter = SpecPredicates.and(raw);
     Expression maskedFilter = SpecPredicates.and(afterMasks);
 
@@ -122,7 +112,8 @@ final class ReadShape {
       }
     });
     Types.StructType readStruct = read.asStruct();
-    return new ReadShape(table, restricted ? ReadRestrictions.withoutDefaults(projection, masked) : projection, read,
+    Schema output = restricted ? ReadRestrictions.withoutDefaults(projection, masked) : projection;
+    return new ReadShape(table, output, read, RecordProjection.of(readStruct, output.asStruct()),
         SpecPredicates.and(pushable),
         rawFilter.op() == Expression.Operation.TRUE ? null : SpecPredicates.compile(rawFilter, readStruct),
         maskedFilter.op() == Expression.Operation.TRUE ? null : SpecPredicates.compile(maskedFilter, readStruct),
@@ -161,10 +152,15 @@ final class ReadShape {
     return this.read;
   }
 
+  /** Rows of {@link #read()} cut to the {@link #output()}, by position: for a task whose rows are not the output's. */
+  RecordProjection toOutput() {
+    return this.toOutput;
+  }
+
   /**
    * The filter Parquet's row groups are pruned with, and the catalog is sent: the spec's normalization of the
-   * required row filter and of the scan's conjuncts on unmasked fields, but those Iceberg would evaluate otherwise; {@code true} for
-   * none. Unbound, each column named exactly.
+   * required row filter and of the scan's conjuncts on unmasked fields, less those Iceberg would evaluate otherwise;
+   * {@code true} for none. Unbound, each column named exactly.
    */
   Expression pushed() {
     return this.pushed;

@@ -129,7 +129,7 @@ final class SpecPredicates {
     private UnboundTerm<Object> exactly(BoundTerm<?> bound) {
       String name = this.names.get(bound.ref().fieldId());
       if (bound instanceof BoundTransform<?, ?> transform) {
-        return (UnboundTerm<Object>) Expressions.transform(name, (Transform<?, Object>) transform.transform());
+        return Expressions.transform(name, (Transform<?, Object>) transform.transform());
       }
       return Expressions.ref(name);
     }
@@ -358,7 +358,7 @@ final class SpecPredicates {
     return switch (type.typeId()) {
       case FLOAT, DOUBLE -> FLOATING;
       case UUID -> UNSIGNED_UUIDS;
-      default -> (Comparator<Object>) Comparators.forType(type.asPrimitiveType());
+      default -> Comparators.forType(type.asPrimitiveType());
     };
   }
 

@@ -188,8 +188,7 @@ final class TaskReader {
     if (readSchema.asStruct().equals(output)) {
       return records;
     }
-    RecordProjection projection = RecordProjection.of(readStruct, output);
-    return CloseableIterable.transform(records, projection::project);
+    return CloseableIterable.transform(records, this.shape.toOutput()::project);
   }
 
   /**
