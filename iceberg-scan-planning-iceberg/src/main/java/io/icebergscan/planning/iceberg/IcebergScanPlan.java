@@ -25,14 +25,19 @@ import org.apache.iceberg.util.TableScanUtil;
  * {@link #tasks()}, {@link #splitTasks()}, {@link #io()} and {@link #scanPlan()} throw a
  * {@link RestrictedReadException}, since a task's file, statistics, partition values and path describe the raw rows
  * (those the row filter removes too), the plan's FileIO and credentials open the raw files, and another reader would
- * not enforce the restrictions. {@link #rows(FileScanTask)} and {@link #rows(CombinedScanTask)} enforce this plan's
- * restrictions on whatever task they are given.
+ * not enforce the restrictions. {@link #rows(FileScanTask)} and {@link #rows(CombinedScanTask)} refuse too: a task
+ * they are given cannot be one of this plan's, and its partition values would stand in for the values the row
+ * filter is evaluated on.
  */
 public final class IcebergScanPlan implements AutoCloseable {
 
   /** Why the task doors refuse a restricted table. */
   static final String TASKS_REFUSED = "a task's file, statistics, partition values and path describe the raw rows, "
       + "and a reader other than this planner's would not enforce the restrictions; read the rows instead";
+  /** This plan's tasks are withheld, so a task given to it is not one of them. */
+  private static final String TASK_FROM_ELSEWHERE = "a task not of this plan is read as it says, with this plan's "
+      + "credentials: its partition values stand in for the rows' values the row filter is evaluated on, and it may "
+      + "leave out deletes; read rows() instead";
 
   private final IcebergTable table;
   private final ScanPlan scanPlan;
@@ -155,23 +160,28 @@ public final class IcebergScanPlan implements AutoCloseable {
   }
 
   /**
-   * One task's rows (a task of this plan, or a split of one), with deletes applied, this plan's read restrictions
-   * enforced and its filter evaluated, read on the calling thread.
+   * One task's rows (a task of this plan, or a split of one), with deletes applied and the filter evaluated, read on
+   * the calling thread.
    *
+   * @throws RestrictedReadException for a table whose reads are restricted: its tasks are withheld, and a task from
+   *     elsewhere is read as it says, with this plan's credentials
    * @throws IllegalStateException when the plan is closed
    */
   public CloseableIterable<Record> rows(FileScanTask task) {
     checkOpen();
+    this.table.refuseIfRestricted("IcebergScanPlan.rows(FileScanTask)", TASK_FROM_ELSEWHERE);
     return this.reader.read(task);
   }
 
   /**
    * The rows of a combined task, its splits one after the other, read on the calling thread.
    *
+   * @throws RestrictedReadException for a table whose reads are restricted, as {@link #rows(FileScanTask)}
    * @throws IllegalStateException when the plan is closed
    */
   public CloseableIterable<Record> rows(CombinedScanTask task) {
     checkOpen();
+    this.table.refuseIfRestricted("IcebergScanPlan.rows(CombinedScanTask)", TASK_FROM_ELSEWHERE);
     return CloseableIterable.concat(task.files().stream().map(this.reader::read).toList());
   }
 

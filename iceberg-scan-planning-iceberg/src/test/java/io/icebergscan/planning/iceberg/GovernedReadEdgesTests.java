@@ -18,7 +18,6 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -208,16 +207,9 @@ class GovernedReadEdgesTests {
       IcebergTable table = reader.loadTable(TableIdentifier.of(NAMESPACE, "by_email"));
       List<Object> first;
       List<Object> again;
-      List<Object> byTask = new ArrayList<>();
       try (IcebergScanPlan plan = reader.plan(table, IcebergScan.all().select("id", "email"))) {
         first = emailsById(plan.rows());
         again = emailsById(plan.rows().unordered());
-        try (IcebergScanPlan raw = admin.plan(admin.loadTable(table.identifier()), IcebergScan.all()
-            .select("id", "email"))) {
-          for (FileScanTask task : raw.tasks()) {
-            byTask.addAll(GovernedReadTests.rendered(plan.rows(task)).stream().map(row -> row.get("email")).toList());
-          }
-        }
       }
       List<Object> otherPlan;
       try (IcebergScanPlan plan = reader.plan(table, IcebergScan.all().select("id", "email"))) {
@@ -225,7 +217,6 @@ class GovernedReadEdgesTests {
       }
       assertThat(first).allSatisfy(hash -> assertThat((String) hash).matches("[0-9a-f]{64}"));
       assertThat(first).as("one salt for every read of a plan").isEqualTo(again);
-      assertThat(byTask).containsExactlyInAnyOrderElementsOf(first);
       // rows of one email hash alike in a plan: 0 and 3 are person0's
       assertThat(first.get(0)).isEqualTo(first.get(3)).isNotEqualTo(first.get(1));
       assertThat(otherPlan).as("another plan, another salt").doesNotContainAnyElementsOf(first);
