@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,6 +41,8 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.metrics.ScanReport;
+import org.apache.iceberg.rest.requests.ReportMetricsRequestParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,6 +55,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
@@ -253,10 +257,15 @@ class GovernedReadTests {
     IcebergTable table = iceberg.loadTable(TableIdentifier.of(NAMESPACE, "customers_v2"));
     catalog.clearRecordedRequests();
     catalog.recordRequests(true);
-    try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all()
-        .filter(Expressions.and(Expressions.equal("email", "user3@corp.example"), Expressions.greaterThan("id", 3L)))
-        .includeColumnStats(List.of("email", "id", "ssn", "address.street", "score")))) {
+    // a planner that reports its scans, as by default
+    try (IcebergScanPlanner reporting = IcebergScanPlanner.builder(planner).build();
+        IcebergScanPlan plan = reporting.plan(table, IcebergScan.all()
+            .filter(Expressions.and(Expressions.equal("email", "user3@corp.example"),
+                Expressions.greaterThan("id", 3L)))
+            .includeColumnStats(List.of("email", "id", "ssn", "address.street", "score")))) {
       assertThat(rendered(plan.rows())).isEmpty();
+      await().atMost(Duration.ofSeconds(10)).until(() -> catalog.recordedRequests().stream()
+          .anyMatch(request -> request.path().endsWith("/metrics")));
     }
     finally {
       catalog.recordRequests(false);
@@ -264,6 +273,12 @@ class GovernedReadTests {
     List<EmbeddedIcebergCatalog.RecordedRequest> plans = catalog.recordedRequests().stream()
         .filter(request -> request.path().endsWith("/plan")).toList();
     assertThat(plans).hasSize(1);
+    String reported = catalog.recordedRequests().stream().filter(request -> request.path().endsWith("/metrics"))
+        .findFirst().orElseThrow().body();
+    ScanReport report = (ScanReport) ReportMetricsRequestParser.fromJson(reported).report();
+    assertThat(reported).doesNotContain("corp.example");
+    assertThat(report.filter().toString()).as("the filter pushed, as the plan request's")
+        .doesNotContain("email").contains("id").contains("region");
     String body = plans.get(0).body();
     assertThat(body).doesNotContain("email").doesNotContain("corp.example").doesNotContain("ssn")
         .doesNotContain("street");
