@@ -23,6 +23,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.Literal;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,9 +35,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What a governed read does at its edges: a masked partition source, whose raw values the partition constants,
- * {@code _partition}, the paths and a failure's message would carry; a time travel to a schema from before a masked
- * column existed; the query salt of {@code sha-256-query-local}; the plan's observation; and engines, which
- * {@link ScanPlanningCatalog} refuses a restricted table.
+ * {@code _partition}, the paths and a failure's message would carry; the defaults of a masked column, its earlier
+ * rows' raw value; a time travel to a schema from before a masked column existed; the query salt of
+ * {@code sha-256-query-local}; the plan's observation; and engines, which {@link ScanPlanningCatalog} refuses a
+ * restricted table.
  */
 class GovernedReadEdgesTests {
 
@@ -46,6 +48,8 @@ class GovernedReadEdgesTests {
   private static final String NAMESPACE = "edges";
   private static final String ADMIN = "admin-token";
   private static final String HASHING = "hashing-token";
+  /** The defaults table's initial and write default of its masked column {@code pin}. */
+  private static final String PIN = "1234-SECRET";
 
   private static EmbeddedIcebergCatalog catalog;
   private static ScanPlanner planner;
@@ -85,6 +89,14 @@ class GovernedReadEdgesTests {
         .mask("ssn", "sha-256-global").build());
     catalog.readRestrictions(evolving.identifier(), HASHING, RestrictionPolicy.builder()
         .rowFilter(Expressions.notEqual("ssn", 1L)).build());
+
+    // every row written before pin was added reads its initial default: the raw value of all of them
+    EmbeddedTable defaults = catalog.createTable(TableIdentifier.of(NAMESPACE, "defaults"), SCHEMA,
+        PartitionSpec.unpartitioned(), 3);
+    defaults.appendRows(FileFormat.PARQUET, List.of(defaults.newRecord(1L, "a1@corp.example")));
+    defaults.table().updateSchema().addColumn("pin", Types.StringType.get(), Literal.of(PIN)).commit();
+    catalog.readRestrictions(defaults.identifier(), RestrictionPolicy.builder().mask("pin", "mask-alphanum").build());
+    catalog.readRestrictions(defaults.identifier(), ADMIN, RestrictionPolicy.json("{}"));
 
     ObservationRegistry observations = ObservationRegistry.create();
     observations.observationConfig().observationHandler(new ObservationHandler<>() {
@@ -198,6 +210,32 @@ class GovernedReadEdgesTests {
         assertThat(GovernedReadTests.rendered(rows)).hasSize(3);
       }
     }
+  }
+
+  @Test
+  void aMaskedFieldsDefaultsAreLeftOutOfEverySchemaHandedOutAndItsEarlierRowsReadTheDefaultMasked() {
+    TableIdentifier identifier = TableIdentifier.of(NAMESPACE, "defaults");
+    Types.NestedField raw = admin.loadTable(identifier).schema().findField("pin");
+    assertThat(String.valueOf(raw.initialDefault())).isEqualTo(PIN);
+    assertThat(String.valueOf(raw.writeDefault())).isEqualTo(PIN);
+    IcebergTable table = iceberg.loadTable(identifier);
+    assertNoDefaultOfPin(table.schema().asStruct());
+    List<Record> rows = new ArrayList<>();
+    try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all())) {
+      assertNoDefaultOfPin(plan.schema().asStruct());
+      try (ScanRows read = plan.rows()) {
+        read.forEach(rows::add);
+      }
+    }
+    assertThat(rows).hasSize(1).allSatisfy(row -> {
+      assertThat(String.valueOf(row.getField("pin"))).isEqualTo(GovernedReadTests.maskAlphanum(PIN));
+      assertNoDefaultOfPin(row.struct());
+    });
+  }
+
+  private static void assertNoDefaultOfPin(Types.StructType struct) {
+    assertThat(struct.field("pin").initialDefault()).isNull();
+    assertThat(struct.field("pin").writeDefault()).isNull();
   }
 
   @Test
