@@ -6,8 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
+import io.icebergscan.planning.StubPlanner;
 import io.icebergscan.planning.exceptions.InvalidReadRestrictionsException;
+import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.observation.ScanPlanningObservationContext;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
@@ -22,6 +26,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.Literal;
 import org.apache.iceberg.types.Types;
@@ -236,6 +241,28 @@ class GovernedReadEdgesTests {
   private static void assertNoDefaultOfPin(Types.StructType struct) {
     assertThat(struct.field("pin").initialDefault()).isNull();
     assertThat(struct.field("pin").writeDefault()).isNull();
+  }
+
+  @Test
+  void aMalformedTaskOfARestrictedPlanFailsWithoutItsPathItsValuesOrACause() {
+    // a residual naming no column, whose literal is a raw email; the file's path holds one too (email=...)
+    String residual = ExpressionParser.toJson(Expressions.equal("no_such", "person0@corp.example"));
+    ScanPlanner malformed = new StubPlanner(planner) {
+
+      @Override
+      public ScanPlan plan(io.icebergscan.planning.model.TableIdentifier table, ScanRequest request) {
+        ScanPlan plan = super.plan(table, request);
+        return new ScanPlan(plan.planId(), plan.tasks().stream().map(task -> new io.icebergscan.planning.model
+            .FileScanTask(task.dataFile(), task.deleteFiles(), residual)).toList(), plan.storageCredentials(),
+            plan.statistics());
+      }
+    };
+    try (IcebergScanPlanner reader = IcebergScanPlanner.builder(malformed).scanReports(false).build()) {
+      IcebergTable table = reader.loadTable(TableIdentifier.of(NAMESPACE, "by_email"));
+      assertThatThrownBy(() -> reader.plan(table, IcebergScan.all())).isInstanceOf(MalformedResponseException.class)
+          .hasMessageContaining("residual filter").hasMessageNotContaining("corp.example")
+          .hasMessageNotContaining("no_such").hasNoCause();
+    }
   }
 
   @Test

@@ -344,6 +344,30 @@ class TaskConversionTests {
             .isEqualTo("data-file.spec-id"));
   }
 
+  @Test
+  void forARestrictedTableAMalformedTaskFailsWithoutItsPathItsValuesOrACause() {
+    TableMetadata other = IcebergTable.of(DELETES, catalog.table(DELETES).table()).metadata();
+    TableMetadata wideMetadata = IcebergTable.of(WIDE, catalog.table(WIDE).table()).metadata();
+    io.icebergscan.planning.model.FileScanTask wide = planner.plan(io(WIDE), ScanRequest.all()).tasks().stream()
+        .filter(task -> task.dataFile().specId() == 1).findFirst().orElseThrow();
+    // a file of a spec the table does not have: its path and its partition values describe the raw rows
+    assertThatThrownBy(() -> new TaskConverter(other, other.schema(), true, true).convert(wide))
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessageContaining("withheld").hasMessageNotContaining("s3://bucket/wide/").hasNoCause()
+        .satisfies(failure -> assertThat(((MalformedResponseException) failure).field())
+            .isEqualTo("data-file.spec-id"));
+    // a residual that is no expression of the schema: its literal may be a raw value
+    io.icebergscan.planning.model.FileScanTask badResidual = new io.icebergscan.planning.model.FileScanTask(
+        wide.dataFile(), wide.deleteFiles(), ExpressionParser.toJson(Expressions.equal("no_such", "raw-secret")));
+    assertThatThrownBy(() -> new TaskConverter(wideMetadata, wideMetadata.schema(), true, true).convert(badResidual))
+        .isInstanceOf(MalformedResponseException.class).hasMessageContaining("residual filter")
+        .hasMessageNotContaining("raw-secret").hasMessageNotContaining("no_such")
+        .hasMessageNotContaining("s3://bucket/wide/").hasNoCause();
+    // unrestricted, both name what was wrong
+    assertThatThrownBy(() -> new TaskConverter(wideMetadata, wideMetadata.schema(), true, false)
+        .convert(badResidual)).hasMessageContaining("no_such").hasMessageContaining("s3://bucket/wide/").cause().isNotNull();
+  }
+
   private static FileScanTask task(IcebergScanPlan plan, String fileName) {
     return plan.tasks().stream().filter(task -> task.file().location().endsWith(fileName)).findFirst().orElseThrow();
   }
