@@ -12,10 +12,12 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import org.apache.iceberg.BaseMetadataTable;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -46,9 +48,10 @@ import org.jspecify.annotations.Nullable;
  * the scan's FileIO, which engines ship to their executors; each plan sends its {@code ScanReport}.
  *
  * <p>A table whose load answer carries read restrictions (row filters and column masks the catalog requires its
- * readers to enforce) is refused when it is loaded, registered or created, before any of its files is read, with a
- * {@code RestrictedReadException} (an {@code InvalidReadRestrictionsException} when they are not even valid): an
- * engine reads the planned files with its own readers, which would not enforce them. Iceberg's {@code RESTCatalog}
+ * readers to enforce) is refused when it is loaded, registered, created or replaced (a replacement keeps its
+ * snapshots), before any of its files is read, with a {@code RestrictedReadException} (an
+ * {@code InvalidReadRestrictionsException} when they are not even valid): an engine reads the planned files with its
+ * own readers, which would not enforce them. Iceberg's {@code RESTCatalog}
  * ignores the member, so each such call asks the catalog again, through this planner, whether the table is
  * restricted for this identity. Read a restricted table's rows with {@link IcebergScanPlanner#readRows}.
  *
@@ -376,12 +379,30 @@ public class ScanPlanningCatalog implements Catalog, SupportsNamespaces, Configu
 
     @Override
     public Transaction replaceTransaction() {
-      return this.builder.replaceTransaction();
+      return replacing(this.builder.replaceTransaction());
     }
 
     @Override
     public Transaction createOrReplaceTransaction() {
-      return this.builder.createOrReplaceTransaction();
+      return replacing(this.builder.createOrReplaceTransaction());
+    }
+
+    /**
+     * The transaction, once the catalog has said it does not restrict reads of the table it replaces: the
+     * replacement's table keeps that table's snapshots, and its FileIO opens their files.
+     *
+     * @throws io.icebergscan.planning.exceptions.RestrictedReadException when it does restrict them
+     */
+    private Transaction replacing(Transaction transaction) {
+      if (!(transaction instanceof BaseTransaction base)) {
+        throw new IllegalStateException("Iceberg's RESTCatalog made a " + transaction.getClass().getName()
+            + ", whose replaced table this catalog cannot check for read restrictions");
+      }
+      TableMetadata replaced = base.underlyingOps().current();
+      if (replaced != null) {
+        planning().refuseRestricted(this.identifier, replaced.schema());
+      }
+      return transaction;
     }
   }
 }

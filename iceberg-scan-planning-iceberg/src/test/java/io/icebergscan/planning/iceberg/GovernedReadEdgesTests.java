@@ -22,6 +22,7 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -323,6 +324,39 @@ class GovernedReadEdgesTests {
       engines.initialize("lake", Map.of("uri", catalog.uri(), "token", ADMIN));
       assertThat(engines.loadTable(TableIdentifier.of(NAMESPACE, "by_email")).newScan().planFiles()).hasSize(3);
       assertThat(engines.loadTable(TableIdentifier.of(NAMESPACE, "by_email", "files"))).isNotNull();
+    }
+  }
+
+  @Test
+  void anEngineIsRefusedARestrictedTableItRegistersCreatesOrReplaces() throws IOException {
+    TableIdentifier byEmail = TableIdentifier.of(NAMESPACE, "by_email");
+    String metadataLocation;
+    try (ScanPlanningCatalog engines = new ScanPlanningCatalog()) {
+      engines.initialize("lake", Map.of("uri", catalog.uri(), "token", ADMIN));
+      metadataLocation = ((HasTableOperations) engines.loadTable(byEmail)).operations().current()
+          .metadataFileLocation();
+      // served no restrictions, the admin may replace it (the transaction is not committed)
+      assertThat(engines.buildTable(byEmail, SCHEMA).replaceTransaction().table().io()).isNotNull();
+    }
+    TableIdentifier registered = TableIdentifier.of(NAMESPACE, "registered");
+    TableIdentifier created = TableIdentifier.of(NAMESPACE, "created");
+    RestrictionPolicy maskEmail = RestrictionPolicy.builder().mask("email", "mask-alphanum").build();
+    catalog.readRestrictions(registered, maskEmail);
+    catalog.readRestrictions(created, maskEmail);
+    try (ScanPlanningCatalog engines = new ScanPlanningCatalog()) {
+      engines.initialize("lake", Map.of("uri", catalog.uri()));
+      assertThatThrownBy(() -> engines.registerTable(registered, metadataLocation))
+          .isInstanceOf(RestrictedReadException.class).hasMessageContaining(NAMESPACE + ".registered");
+      assertThatThrownBy(() -> engines.buildTable(created, SCHEMA).create())
+          .isInstanceOf(RestrictedReadException.class).hasMessageContaining(NAMESPACE + ".created");
+      // a replacement's table has the replaced table's snapshots, and its FileIO opens their files
+      assertThatThrownBy(() -> engines.buildTable(byEmail, SCHEMA).replaceTransaction())
+          .isInstanceOf(RestrictedReadException.class).hasMessageContaining(NAMESPACE + ".by_email");
+      assertThatThrownBy(() -> engines.buildTable(byEmail, SCHEMA).createOrReplaceTransaction())
+          .isInstanceOf(RestrictedReadException.class).hasMessageContaining(NAMESPACE + ".by_email");
+      // a table that does not exist yet has nothing to withhold
+      assertThat(engines.buildTable(TableIdentifier.of(NAMESPACE, "not_yet"), SCHEMA).createOrReplaceTransaction())
+          .isNotNull();
     }
   }
 
