@@ -11,6 +11,8 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
+import io.icebergscan.planning.auth.Callers;
+import io.icebergscan.planning.auth.CatalogCredentials;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.internal.Redaction;
@@ -30,7 +32,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
+import reactor.util.context.ContextView;
 
 /**
  * Plans Apache Iceberg table scans on a REST catalog's server side.
@@ -77,6 +81,32 @@ public interface ScanPlanner extends AutoCloseable {
    * supports.
    */
   CatalogCalls catalog();
+
+  /**
+   * This planner as a caller: a view whose every request (discovery, loads, plans with their polls, fetches, retries
+   * and abandoning DELETEs, credentials and reports) carries {@code caller}'s credentials instead of this planner's
+   * own, such as the user a service serves. The view shares this planner's connections, executor and concurrency
+   * bound, and the catalog's configuration it discovers is kept for the caller's principal alone. Closing a view does
+   * nothing; a view of a view is a view of this planner as the new caller. Cheap: make one per call.
+   */
+  ScanPlanner as(CatalogCredentials caller);
+
+  /**
+   * The caller this planner's calls made on this thread now run as: a view's ({@link #as}); for a planner built with
+   * {@link Builder#callers}, the current caller, {@code null} when there is none (and then its calls fail);
+   * {@code null} for a planner that runs as its own identity.
+   */
+  default @Nullable CatalogCredentials caller() {
+    return null;
+  }
+
+  /**
+   * The caller a reactive call subscribed with {@code context} runs as, as {@link #caller()} finds it; empty for the
+   * planner's own identity, or when a planner built with {@link Builder#callers} has none.
+   */
+  default Mono<CatalogCredentials> caller(ContextView context) {
+    return Mono.justOrEmpty(caller());
+  }
 
   /** The planner-wide bound on plan-task fetches in flight. */
   int maxConcurrency();
@@ -159,6 +189,7 @@ public interface ScanPlanner extends AutoCloseable {
     private Duration retryInitialDelay = DEFAULT_RETRY_INITIAL_DELAY;
     private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
     private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+    private @Nullable Callers callers;
     private @Nullable ScanPlanningObservationConvention observationConvention;
     private @Nullable PlanTaskFetchObservationConvention fetchObservationConvention;
 
@@ -248,6 +279,17 @@ public interface ScanPlanner extends AutoCloseable {
      */
     public Builder filter(ExchangeFilterFunction filter) {
       this.filters.add(Objects.requireNonNull(filter, "filter"));
+      return this;
+    }
+
+    /**
+     * Plans and calls as each call's caller, which {@code callers} finds (the user a service serves), instead of as
+     * this planner's own identity: each call runs as {@link ScanPlanner#as} the caller would. A call that finds no
+     * caller fails with a {@link io.icebergscan.planning.exceptions.MissingCallerException} before anything is sent.
+     * The planner's own identity (its headers and filters) then serves only {@link ScanPlanner#checkCatalog}.
+     */
+    public Builder callers(Callers callers) {
+      this.callers = Objects.requireNonNull(callers, "callers");
       return this;
     }
 
@@ -416,7 +458,7 @@ public interface ScanPlanner extends AutoCloseable {
           this.sslContext, this.httpClient != null ? this.httpClient : UnaryOperator.identity(), this.executor,
           this.connectTimeout, this.responseTimeout, this.requestTimeout,
           this.maxResponseBytes,
-          new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay)), settings,
+          new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay), this.callers), settings,
           new Instrumentation(this.observationRegistry, this.observationConvention, this.fetchObservationConvention));
     }
 

@@ -86,8 +86,10 @@ class ArchitectureTest {
   void authenticationLivesInTheAuthPackage() {
     classes().that().arePublic().and().implement(ExchangeFilterFunction.class)
         .should().resideInAPackage("io.icebergscan.planning.auth").check(CORE);
+    // the filters, and the interfaces that say whose call it is (a caller's credentials, where callers are found)
     classes().that().resideInAPackage("io.icebergscan.planning.auth").and().arePublic()
-        .should().implement(ExchangeFilterFunction.class).orShould().beNestedClasses().check(CORE);
+        .should().implement(ExchangeFilterFunction.class).orShould().beNestedClasses().orShould().beInterfaces()
+        .check(CORE);
   }
 
   @Test

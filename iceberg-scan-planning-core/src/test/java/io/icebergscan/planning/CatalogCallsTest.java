@@ -55,7 +55,7 @@ class CatalogCallsTest {
   private static final String PLANNING_ONLY = ScriptedCatalog.ALL_ENDPOINTS;
   private static final String NO_ENDPOINT_LIST = "{\"defaults\":{},\"overrides\":{}}";
 
-  private static final String METADATA = """
+  static final String METADATA = """
       {"format-version":2,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1","location":"s3://b/db/events",
        "last-sequence-number":1,"last-updated-ms":1602638573590,"last-column-id":1,"current-schema-id":0,
        "schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"x","required":true,"type":"double",

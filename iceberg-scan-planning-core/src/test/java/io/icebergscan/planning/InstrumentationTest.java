@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.icebergscan.planning.ScriptedCatalog.Gate;
+import io.icebergscan.planning.auth.CatalogCredentials;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
@@ -91,7 +92,7 @@ class InstrumentationTest {
     assertThat(plan.getName()).isEqualTo("iceberg.scan.planning");
     assertThat(plan.getContextualName()).isEqualTo("plan scan");
     assertThat(plan.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("outcome", "SUCCESS"),
-        KeyValue.of("exception", "none"), KeyValue.of("restricted", "false"));
+        KeyValue.of("exception", "none"), KeyValue.of("restricted", "false"), KeyValue.of("identity", "service"));
     assertThat(plan.getHighCardinalityKeyValues()).containsExactly(KeyValue.of("iceberg.table", "db.t"));
     assertThat(plan.tasks()).isEqualTo(4);
     assertThat(plan.planTasksFetched()).isEqualTo(2);
@@ -119,6 +120,23 @@ class InstrumentationTest {
         .extracting(KeyValue::getKey).doesNotContain("restricted"));
     // not sent: the catalog's request has no such member
     assertThat(this.catalog.submissions).singleElement().asString().doesNotContain("restricted");
+  }
+
+  @Test
+  void aCallersPlanSaysSoAsALowCardinalityKeyAndNeverWhoTheCallerIs() {
+    this.catalog.plan(json(200, completed("p", List.of("root"), List.of("a"))))
+        .task("a", tasks(List.of("a1"), List.of()));
+
+    CatalogCredentials alice = CatalogCredentials.bearer("alice-token");
+    planner().as(alice).plan(TABLE);
+
+    ScanPlanningObservationContext plan = plan();
+    assertThat(plan.caller()).isTrue();
+    assertThat(plan.getLowCardinalityKeyValues()).contains(KeyValue.of("identity", "caller"));
+    assertThat(plan.getAllKeyValues()).extracting(KeyValue::getValue)
+        .noneMatch(value -> value.contains("alice") || value.contains(alice.principal()));
+    assertThat(fetches()).singleElement().satisfies(fetch -> assertThat(fetch.getAllKeyValues())
+        .extracting(KeyValue::getKey).doesNotContain("identity"));
   }
 
   @Test

@@ -56,6 +56,11 @@ public class StubPlanner implements ScanPlanner {
   }
 
   @Override
+  public ScanPlanner as(io.icebergscan.planning.auth.CatalogCredentials caller) {
+    return planner("as").as(caller);
+  }
+
+  @Override
   public CatalogCalls catalog() {
     return planner("catalog").catalog();
   }

@@ -139,6 +139,10 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
 
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+    if (CallerAuthentication.isCallers(request)) {
+      // a caller's request carries the caller's credentials: no token of the planner's is fetched nor sent
+      return next.exchange(request);
+    }
     return token()
         .flatMap(token -> send(request, next, token)
             .flatMap(response -> !refused(response)

@@ -9,14 +9,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The default convention of plans: {@value #NAME}, low-cardinality {@code outcome}, {@code exception} and
- * {@code restricted} (whether the plan is for a read under the catalog's read restrictions), the table as the
- * high-cardinality {@code iceberg.table}. Never what the restrictions say.
+ * {@code restricted} (whether the plan is for a read under the catalog's read restrictions), {@code identity}
+ * ({@code caller} or {@code service}, never who), the table as the high-cardinality {@code iceberg.table}. Never what
+ * the restrictions say.
  */
 public class DefaultScanPlanningObservationConvention implements ScanPlanningObservationConvention {
 
   public static final String NAME = "iceberg.scan.planning";
 
   private static final KeyValue NO_EXCEPTION = LowCardinalityKeyNames.EXCEPTION.withValue("none");
+  private static final KeyValue CALLER = LowCardinalityKeyNames.IDENTITY.withValue("caller");
+  private static final KeyValue SERVICE = LowCardinalityKeyNames.IDENTITY.withValue("service");
 
   @Override
   public String getName() {
@@ -31,7 +34,8 @@ public class DefaultScanPlanningObservationConvention implements ScanPlanningObs
   @Override
   public KeyValues getLowCardinalityKeyValues(ScanPlanningObservationContext context) {
     return KeyValues.of(outcome(context.outcome()), exception(context.getError()),
-        LowCardinalityKeyNames.RESTRICTED.withValue(Boolean.toString(context.restricted())));
+        LowCardinalityKeyNames.RESTRICTED.withValue(Boolean.toString(context.restricted())),
+        context.caller() ? CALLER : SERVICE);
   }
 
   @Override

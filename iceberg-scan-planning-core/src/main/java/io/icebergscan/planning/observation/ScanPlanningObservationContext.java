@@ -10,6 +10,7 @@ public final class ScanPlanningObservationContext extends Observation.Context {
 
   private final TableIdentifier table;
   private final boolean restricted;
+  private final boolean caller;
   private @Nullable Outcome outcome;
   private long tasks;
   private int planTasksFetched;
@@ -17,13 +18,17 @@ public final class ScanPlanningObservationContext extends Observation.Context {
   private int replans;
 
   public ScanPlanningObservationContext(TableIdentifier table) {
-    this(table, false);
+    this(table, false, false);
   }
 
-  /** @param restricted whether the plan is for a read under the catalog's read restrictions */
-  public ScanPlanningObservationContext(TableIdentifier table, boolean restricted) {
+  /**
+   * @param restricted whether the plan is for a read under the catalog's read restrictions
+   * @param caller whether the plan runs as a caller ({@code ScanPlanner#as}) rather than as the planner's identity
+   */
+  public ScanPlanningObservationContext(TableIdentifier table, boolean restricted, boolean caller) {
     this.table = table;
     this.restricted = restricted;
+    this.caller = caller;
   }
 
   public TableIdentifier table() {
@@ -33,6 +38,11 @@ public final class ScanPlanningObservationContext extends Observation.Context {
   /** Whether the plan is for a read under the catalog's read restrictions ({@code ScanRequest#restricted()}). */
   public boolean restricted() {
     return this.restricted;
+  }
+
+  /** Whether the plan runs as a caller ({@code ScanPlanner#as}) rather than as the planner's own identity. */
+  public boolean caller() {
+    return this.caller;
   }
 
   /** How the plan ended, or {@code null} while it runs. */

@@ -40,7 +40,7 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
     }
   };
 
-  /** A plan's keys; a fetch has all but {@code restricted}. */
+  /** A plan's keys; a fetch has all but {@code restricted} and {@code identity}. */
   @Override
   public KeyName[] getLowCardinalityKeyNames() {
     return LowCardinalityKeyNames.values();
@@ -78,6 +78,17 @@ public enum ScanPlanningObservationDocumentation implements ObservationDocumenta
       @Override
       public String asString() {
         return "restricted";
+      }
+    },
+
+    /**
+     * On a plan: {@code caller} when it runs as a caller ({@code ScanPlanner#as}), {@code service} when it runs as
+     * the planner's own identity. Never who the caller is.
+     */
+    IDENTITY {
+      @Override
+      public String asString() {
+        return "identity";
       }
     }
   }

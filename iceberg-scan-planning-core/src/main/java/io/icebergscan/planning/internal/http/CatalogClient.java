@@ -3,7 +3,11 @@ package io.icebergscan.planning.internal.http;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -69,6 +73,10 @@ public final class CatalogClient {
    */
   public static final String URI_TEMPLATE_ATTRIBUTE = WebClient.class.getName() + ".uriTemplate";
   private static final byte[] NO_BODY = new byte[0];
+  /** The request attribute holding a caller's credentials; absent on the planner's own requests. */
+  public static final String CALLER_ATTRIBUTE = CatalogClient.class.getName() + ".caller";
+  /** How many callers' discoveries are kept: the least recently used one beyond is discovered again when needed. */
+  static final int CALLERS_DISCOVERIES = 1024;
   /*
    * The request's header names in lower case, as HTTP/2 writes them (names are case-insensitive): Spring's
    * HttpHeaders lower-cases a name on every look-up, and WebClient copies each request's headers entry by entry,
@@ -119,9 +127,21 @@ public final class CatalogClient {
   private final int maxResponseBytes;
   private final Duration requestTimeout;
   private final RetryPolicy retryPolicy;
-  private final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
-  private volatile boolean closed;
+  /** What every view of this client shares: open or closed, the requests sent in the background. */
+  private final Lifecycle lifecycle;
+  /** The credentials of the caller whose requests this view sends, {@code null} for the planner's own. */
+  private final @Nullable Object caller;
+  /** The catalog as this view's principal discovered it. */
   private final Mono<DiscoveredCatalog> discovery;
+  /** The discoveries of callers, by principal: what a catalog answers one principal is never served to another. */
+  private final Map<String, Mono<DiscoveredCatalog>> callersDiscoveries;
+
+  /** Whether the client is closed, and the requests nobody waits for, which close() gives a grace period. */
+  private static final class Lifecycle {
+
+    final Set<CompletableFuture<Void>> background = ConcurrentHashMap.newKeySet();
+    volatile boolean closed;
+  }
 
   public CatalogClient(WebClient webClient, String baseUri, @Nullable String warehouse, @Nullable String prefix,
       JsonMapper mapper, Scheduler parseScheduler, int maxResponseBytes, Duration requestTimeout,
@@ -144,9 +164,63 @@ public final class CatalogClient {
     this.requestTimeout = requestTimeout;
     // the Idempotency-Key generator is seeded here, on the thread building the planner, not on an event loop
     UuidV7.seed();
-    // Discovered once per planner; a failed discovery is not remembered, so the next plan tries again.
-    this.discovery = Mono.defer(() -> discover(Resend.AFTER_TRANSIENT_FAILURES))
+    this.lifecycle = new Lifecycle();
+    this.caller = null;
+    this.discovery = discovery();
+    this.callersDiscoveries = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Mono<DiscoveredCatalog>> eldest) {
+        return size() > CALLERS_DISCOVERIES;
+      }
+    });
+  }
+
+  /** A view of {@code of} whose requests are the caller's. */
+  private CatalogClient(CatalogClient of, String principal, Object caller) {
+    this.webClient = of.webClient;
+    this.baseUri = of.baseUri;
+    this.displayUri = of.displayUri;
+    this.warehouse = of.warehouse;
+    this.prefix = of.prefix;
+    this.configs = of.configs;
+    this.plans = of.plans;
+    this.tasks = of.tasks;
+    this.tables = of.tables;
+    this.errors = of.errors;
+    this.parseScheduler = of.parseScheduler;
+    this.maxResponseBytes = of.maxResponseBytes;
+    this.requestTimeout = of.requestTimeout;
+    this.retryPolicy = of.retryPolicy;
+    this.lifecycle = of.lifecycle;
+    this.caller = caller;
+    this.callersDiscoveries = of.callersDiscoveries;
+    this.discovery = this.callersDiscoveries.computeIfAbsent(principal, key -> discovery());
+  }
+
+  /** Discovered once per principal; a failed discovery is not remembered, so the next plan tries again. */
+  private Mono<DiscoveredCatalog> discovery() {
+    return Mono.defer(() -> discover(Resend.AFTER_TRANSIENT_FAILURES))
         .cache(catalog -> Duration.ofMillis(Long.MAX_VALUE), failure -> Duration.ZERO, () -> Duration.ZERO);
+  }
+
+  /**
+   * This client as a caller: every request it sends has the {@link #CALLER_ATTRIBUTE}, whose filter
+   * ({@code auth.CallerAuthentication}) authenticates it with the caller's credentials instead of the planner's, and
+   * the catalog's configuration is the one discovered for the caller's principal. Shares the connections, the
+   * executor and the closing of this client.
+   *
+   * @param principal the key of the caller's principal ({@code CatalogCredentials#principal()})
+   * @param credentials the caller's {@code CatalogCredentials}, the attribute's value
+   */
+  public CatalogClient as(String principal, Object credentials) {
+    return new CatalogClient(this, Objects.requireNonNull(principal, "principal"),
+        Objects.requireNonNull(credentials, "credentials"));
+  }
+
+  /** Whether this view sends a caller's requests rather than the planner's own. */
+  public boolean forCaller() {
+    return this.caller != null;
   }
 
   public Mono<DiscoveredCatalog> catalog() {
@@ -200,14 +274,14 @@ public final class CatalogClient {
    * {@link #close} gives such requests a grace period instead of cutting them off or leaking them.
    */
   public void cancelInBackground(TablePaths paths, String planId, Duration timeout) {
-    if (this.closed) {
+    if (this.lifecycle.closed) {
       return;
     }
     CompletableFuture<Void> done = cancel(paths, planId).timeout(timeout).onErrorResume(ignored -> Mono.empty())
         .toFuture();
-    this.background.add(done);
-    done.whenComplete((ignored, failure) -> this.background.remove(done));
-    if (this.closed) {
+    this.lifecycle.background.add(done);
+    done.whenComplete((ignored, failure) -> this.lifecycle.background.remove(done));
+    if (this.lifecycle.closed) {
       // close() may have taken its snapshot of the background requests before this one was added
       done.cancel(true);
     }
@@ -215,13 +289,13 @@ public final class CatalogClient {
 
   /** Whether {@link #close} was called: every request is refused from then on. */
   public boolean isClosed() {
-    return this.closed;
+    return this.lifecycle.closed;
   }
 
   /** Refuses new requests, lets background ones finish within {@code grace}, then cancels the rest. */
   public void close(Duration grace) {
-    this.closed = true;
-    CompletableFuture<?>[] pending = this.background.toArray(CompletableFuture[]::new);
+    this.lifecycle.closed = true;
+    CompletableFuture<?>[] pending = this.lifecycle.background.toArray(CompletableFuture[]::new);
     try {
       CompletableFuture.allOf(pending).get(grace.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -231,7 +305,7 @@ public final class CatalogClient {
     catch (ExecutionException | TimeoutException notAllDone) {
       // best effort: what is left is cancelled below
     }
-    this.background.forEach(request -> request.cancel(true));
+    this.lifecycle.background.forEach(request -> request.cancel(true));
   }
 
   public Mono<Void> cancel(TablePaths paths, String planId) {
@@ -300,7 +374,7 @@ public final class CatalogClient {
    * its answer into a value or a typed failure, on the thread {@code handoff} says.
    */
   private <T> Mono<T> exchange(CatalogRequest request, Handoff handoff, Function<Raw, T> onSuccess) {
-    if (this.closed) {
+    if (this.lifecycle.closed) {
       return Mono.error(new ScanPlanningException("the planner is closed", request.planTask(), null));
     }
     String planTask = request.planTask();
@@ -358,6 +432,9 @@ public final class CatalogClient {
         .attribute(URI_TEMPLATE_ATTRIBUTE, request.uriTemplate())
         .header(ACCEPT, JSON)
         .headers(request.headers());
+    if (this.caller != null) {
+      spec.attribute(CALLER_ATTRIBUTE, this.caller);
+    }
     if (request.idempotencyKey()) {
       spec.header(IDEMPOTENCY_KEY, UuidV7.next().toString());
     }

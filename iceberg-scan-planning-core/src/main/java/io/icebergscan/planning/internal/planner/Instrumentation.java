@@ -43,10 +43,10 @@ public record Instrumentation(ObservationRegistry registry, @Nullable ScanPlanni
    * Starts a plan's observation, a child of the subscriber's observation (from its Reactor context, as a WebFlux
    * handler has it) or else of the subscribing thread's current one (as a blocking {@code plan()} caller has it).
    */
-  Observation startPlan(TableIdentifier table, boolean restricted, ContextView subscriber) {
+  Observation startPlan(TableIdentifier table, boolean restricted, boolean caller, ContextView subscriber) {
     Observation parent = subscriber.getOrDefault(OBSERVATION_KEY, null);
     return started(ScanPlanningObservationDocumentation.PLAN.observation(this.planConvention,
-            DEFAULT_PLAN_CONVENTION, () -> new ScanPlanningObservationContext(table, restricted), this.registry)
+            DEFAULT_PLAN_CONVENTION, () -> new ScanPlanningObservationContext(table, restricted, caller), this.registry)
         .parentObservation(parent != null ? parent : this.registry.getCurrentObservation()));
   }
 

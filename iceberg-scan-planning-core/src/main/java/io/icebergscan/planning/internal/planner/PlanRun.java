@@ -133,7 +133,8 @@ final class PlanRun {
         return Flux.error(new ScanPlanningException("planning " + this.table + " failed: the planner is closed"));
       }
       this.deadline = System.nanoTime() + this.settings.planTimeout().toNanos();
-      Observation observation = this.instrumentation.startPlan(this.table, this.restricted, subscriber);
+      Observation observation = this.instrumentation.startPlan(this.table, this.restricted, this.client.forCaller(),
+          subscriber);
       this.observation = observation;
       AtomicLong delivered = new AtomicLong();
       AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.icebergscan.planning.CatalogCalls;
@@ -31,6 +32,10 @@ import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TaskBatch;
+import io.icebergscan.planning.auth.CallerAuthentication;
+import io.icebergscan.planning.auth.Callers;
+import io.icebergscan.planning.auth.CatalogCredentials;
+import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
 import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
@@ -61,6 +66,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.util.context.ContextView;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -79,15 +85,22 @@ public final class RestScanPlanner implements ScanPlanner {
 
   private final PlannerSettings settings;
   private final Instrumentation instrumentation;
+  /** The client this planner's calls go through: the planner's own, or a caller's view of it. */
   private final CatalogClient client;
+  /** The planner's own client, which callers' views are made from. */
+  private final CatalogClient root;
+  /** The caller of a view ({@link #as}), whose close() leaves the planner open; {@code null} for the planner. */
+  private final @Nullable CatalogCredentials view;
+  /** Where the planner finds each call's caller, when it plans as its callers; {@code null} on a view. */
+  private final @Nullable Callers callers;
   private final RequestBodies bodies;
   /** Checks that a metrics report is a JSON object before it is sent as it is. */
   private final ObjectReader reportReader;
   /** Bounds each blocking call outside plans: discovery, retries and all. */
   private final Duration requestTimeout;
   private final ConcurrencyLimiter limiter;
-  private final CatalogCalls catalog = new RestCatalogCalls();
-  private final Set<PlanRun> running = ConcurrentHashMap.newKeySet();
+  private final CatalogCalls catalog;
+  private final Set<PlanRun> running;
   private final Scheduler scheduler;
   private final @Nullable ExecutorService ownedExecutor;
   private final @Nullable ConnectionProvider ownedConnections;
@@ -97,13 +110,14 @@ public final class RestScanPlanner implements ScanPlanner {
       List<ExchangeFilterFunction> filters, @Nullable WebClient webClient, WebClient.@Nullable Builder webClientBuilder,
       @Nullable SslContext sslContext, UnaryOperator<HttpClient> httpClient, @Nullable Executor executor,
       Duration connectTimeout, Duration responseTimeout,
-      Duration requestTimeout, int maxResponseBytes, RetryPolicy retryPolicy) {
+      Duration requestTimeout, int maxResponseBytes, RetryPolicy retryPolicy, @Nullable Callers callers) {
   }
 
   public RestScanPlanner(Connection connection, PlannerSettings settings, Instrumentation instrumentation) {
     this.settings = settings;
     this.instrumentation = instrumentation;
     this.limiter = new ConcurrencyLimiter(settings.maxConcurrency());
+    this.running = ConcurrentHashMap.newKeySet();
     Executor given = connection.executor();
     this.ownedExecutor = given == null ? defaultExecutor(settings.maxConcurrency()) : null;
     Executor delegate = given != null ? given : Objects.requireNonNull(this.ownedExecutor);
@@ -165,7 +179,11 @@ public final class RestScanPlanner implements ScanPlanner {
         // look-up, and WebClient copies these into every request
         .defaultHeaders(httpHeaders -> connection.headers()
             .forEach((name, value) -> httpHeaders.set(name.toLowerCase(Locale.ROOT), value)))
-        .filters(all -> all.addAll(filters))
+        .filters(all -> {
+          all.addAll(filters);
+          // innermost: a caller's request carries the caller's credentials, whatever the filters before set
+          all.add(new CallerAuthentication());
+        })
         .build();
     JsonMapper mapper = JsonMapper.builder().build();
     this.bodies = new RequestBodies(mapper);
@@ -174,6 +192,65 @@ public final class RestScanPlanner implements ScanPlanner {
     this.client = new CatalogClient(planningClient, connection.uri(), connection.warehouse(), connection.prefix(),
         mapper, this.scheduler, connection.maxResponseBytes(), connection.requestTimeout(),
         connection.retryPolicy());
+    this.root = this.client;
+    this.view = null;
+    this.callers = connection.callers();
+    this.catalog = this.callers == null ? new RestCatalogCalls() : new CallersCatalogCalls();
+  }
+
+  /** A view of {@code of} that sends {@code client}'s requests: shares everything else, and closes nothing. */
+  private RestScanPlanner(RestScanPlanner of, CatalogCredentials caller) {
+    this.settings = of.settings;
+    this.instrumentation = of.instrumentation;
+    this.client = of.root.as(caller.principal(), caller);
+    this.root = of.root;
+    this.bodies = of.bodies;
+    this.reportReader = of.reportReader;
+    this.requestTimeout = of.requestTimeout;
+    this.limiter = of.limiter;
+    this.running = of.running;
+    this.scheduler = of.scheduler;
+    this.ownedExecutor = null;
+    this.ownedConnections = null;
+    this.view = caller;
+    this.callers = null;
+    this.catalog = new RestCatalogCalls();
+  }
+
+  @Override
+  public ScanPlanner as(CatalogCredentials caller) {
+    // from the planner's own client: a view of a view is the new caller's alone
+    return new RestScanPlanner(this, Objects.requireNonNull(caller, "caller"));
+  }
+
+  @Override
+  public @Nullable CatalogCredentials caller() {
+    return this.callers != null ? this.callers.current() : this.view;
+  }
+
+  @Override
+  public Mono<CatalogCredentials> caller(ContextView context) {
+    return this.callers != null ? this.callers.current(context) : Mono.justOrEmpty(this.view);
+  }
+
+  /** This planner as the caller of a call made now on this thread, when it plans as its callers. */
+  private ScanPlanner asCaller(String call, Callers callers) {
+    CatalogCredentials caller = callers.current();
+    if (caller == null) {
+      throw new MissingCallerException(call);
+    }
+    return as(caller);
+  }
+
+  /** The same for a reactive call: found on this thread when it is made, else in its subscriber's context. */
+  private <T> Flux<T> asCaller(String call, Callers callers, Function<ScanPlanner, Flux<T>> calling) {
+    CatalogCredentials caller = callers.current();
+    if (caller != null) {
+      return calling.apply(as(caller));
+    }
+    return Flux.deferContextual(context -> callers.current(context)
+        .switchIfEmpty(Mono.error(() -> new MissingCallerException(call)))
+        .flatMapMany(found -> calling.apply(as(found))));
   }
 
   /** Daemon threads {@code iceberg-scan-planning-N}, as many as the limit, ended when idle for a minute. */
@@ -191,6 +268,9 @@ public final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public ScanPlan plan(TableIdentifier table, ScanRequest request) {
+    if (this.callers != null) {
+      return asCaller("plan() of " + table, this.callers).plan(table, request);
+    }
     if (onPlannerThread()) {
       // The answers this call would wait for are parsed by the planner's executor: blocking one of its
       // threads on them can deadlock (certainly so with one thread).
@@ -259,6 +339,9 @@ public final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public Flux<TaskBatch> planBatches(TableIdentifier table, ScanRequest request) {
+    if (this.callers != null) {
+      return asCaller("planBatches() of " + table, this.callers, caller -> caller.planBatches(table, request));
+    }
     // Checked at call time, so a bad request fails before anything is subscribed or sent.
     PlanRun first = newRun(table, request, this.settings.streamBufferSize(), false);
     AtomicBoolean firstTaken = new AtomicBoolean();
@@ -330,6 +413,45 @@ public final class RestScanPlanner implements ScanPlanner {
     @Override
     public Map<String, String> properties() {
       return await("properties()", null, client.catalog().map(DiscoveredCatalog::properties));
+    }
+  }
+
+  /** The catalog's other calls of a planner that plans as its callers: each as the caller of the call. */
+  private final class CallersCatalogCalls implements CatalogCalls {
+
+    private CatalogCalls of(String call) {
+      return asCaller(call, Objects.requireNonNull(callers)).catalog();
+    }
+
+    @Override
+    public LoadedTable loadTable(TableIdentifier table, boolean vendedCredentials) {
+      return of("loadTable() of " + table).loadTable(table, vendedCredentials);
+    }
+
+    @Override
+    public boolean tableExists(TableIdentifier table) {
+      return of("tableExists() of " + table).tableExists(table);
+    }
+
+    @Override
+    public List<StorageCredential> loadCredentials(TableIdentifier table, @Nullable String planId) {
+      return of("loadCredentials() of " + table).loadCredentials(table, planId);
+    }
+
+    @Override
+    public Mono<Void> reportMetrics(TableIdentifier table, String reportJson) {
+      return asCaller("reportMetrics() of " + table, Objects.requireNonNull(callers),
+          caller -> caller.catalog().reportMetrics(table, reportJson).flux()).then();
+    }
+
+    @Override
+    public boolean supports(Endpoint endpoint) {
+      return of("supports()").supports(endpoint);
+    }
+
+    @Override
+    public Map<String, String> properties() {
+      return of("properties()").properties();
     }
   }
 
@@ -442,8 +564,12 @@ public final class RestScanPlanner implements ScanPlanner {
     return new CatalogCheck(this.client.displayUri(), catalog.prefix(), endpoints, responseTime);
   }
 
+  /** Closes the planner; a caller's view leaves it open for the others. */
   @Override
   public void close() {
+    if (this.view != null) {
+      return;
+    }
     // Abandoned plans' DELETEs get a moment to go out, before the connections and threads they use go.
     Duration grace = CLOSE_GRACE.compareTo(this.settings.cancelTimeout()) < 0 ? CLOSE_GRACE
         : this.settings.cancelTimeout();
@@ -467,6 +593,7 @@ public final class RestScanPlanner implements ScanPlanner {
 
   @Override
   public String toString() {
-    return "RestScanPlanner[uri=" + this.client.displayUri() + ", maxConcurrency=" + this.settings.maxConcurrency() + "]";
+    return "RestScanPlanner[uri=" + this.client.displayUri() + ", maxConcurrency=" + this.settings.maxConcurrency()
+        + (this.view != null ? ", as a caller" : this.callers != null ? ", as its callers" : "") + "]";
   }
 }
