@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,6 +18,8 @@ import java.util.function.Supplier;
 import io.icebergscan.planning.LoadedTable;
 import io.icebergscan.planning.ScanPlan;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.auth.CatalogCredentials;
+import io.icebergscan.planning.exceptions.CallerMismatchException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.StorageCredential;
@@ -78,8 +81,30 @@ public final class IcebergScanPlanner implements AutoCloseable {
         builder.readConcurrency);
   }
 
+  /** A view of {@code of} as {@code caller}: the same reading pool, which it does not own. */
+  private IcebergScanPlanner(IcebergScanPlanner of, CatalogCredentials caller) {
+    this.planner = of.planner.as(caller);
+    this.fileIoProperties = of.fileIoProperties;
+    this.vendedCredentials = of.vendedCredentials;
+    this.splitSize = of.splitSize;
+    this.scanReports = of.scanReports;
+    this.clock = of.clock;
+    this.reading = of.reading;
+    this.ownedExecutor = null;
+  }
+
   public static Builder builder(ScanPlanner planner) {
     return new Builder(planner);
+  }
+
+  /**
+   * This planner as a caller ({@link ScanPlanner#as}): its loads, plans, reads, credential refreshes and reports run
+   * as {@code caller}, and a table it loads is the caller's: plans and reads of it run as that caller, whichever
+   * planner they are made through, and are refused (a {@code CallerMismatchException}) where another caller is
+   * current. Shares this planner's reading pool; closing it does nothing.
+   */
+  public IcebergScanPlanner as(CatalogCredentials caller) {
+    return new IcebergScanPlanner(this, caller);
   }
 
   /** The planner plans go through. */
@@ -105,7 +130,12 @@ public final class IcebergScanPlanner implements AutoCloseable {
    */
   public IcebergTable loadTable(TableIdentifier identifier) {
     Objects.requireNonNull(identifier, "identifier");
-    LoadedTable loaded = this.planner.catalog().loadTable(IcebergTable.catalogIdentifier(identifier),
+    return loadTable(identifier, this.planner.caller());
+  }
+
+  /** The table loaded as {@code caller}, {@code null} for the planner's own identity (or its callers'). */
+  private IcebergTable loadTable(TableIdentifier identifier, @Nullable CatalogCredentials caller) {
+    LoadedTable loaded = plannerAs(caller).catalog().loadTable(IcebergTable.catalogIdentifier(identifier),
         this.vendedCredentials);
     TableMetadata metadata;
     try {
@@ -117,7 +147,27 @@ public final class IcebergScanPlanner implements AutoCloseable {
     }
     ReadRestrictions restrictions = ReadRestrictions.parse(identifier.toString(), loaded.readRestrictions(),
         metadata.schema());
-    return new IcebergTable(identifier, metadata, loaded.config(), loaded.storageCredentials(), null, restrictions);
+    return new IcebergTable(identifier, metadata, loaded.config(), loaded.storageCredentials(), restrictions, caller);
+  }
+
+  /** The planner as {@code caller}, or as it is for {@code null}. */
+  private ScanPlanner plannerAs(@Nullable CatalogCredentials caller) {
+    return caller == null ? this.planner : this.planner.as(caller);
+  }
+
+  /**
+   * The planner that plans and reads {@code table}: as the caller it was loaded as, which must be the caller of this
+   * call if one is current (a table loaded as the planner's own identity is read by no caller).
+   *
+   * @throws CallerMismatchException when another caller is current
+   */
+  private ScanPlanner plannerOf(IcebergTable table, String call) {
+    CatalogCredentials loadedAs = table.loadedAs();
+    CatalogCredentials current = this.planner.caller();
+    if (current != null && (loadedAs == null || !current.principal().equals(loadedAs.principal()))) {
+      throw new CallerMismatchException(table.identifier().toString(), call);
+    }
+    return plannerAs(loadedAs);
   }
 
   /**
@@ -131,15 +181,16 @@ public final class IcebergScanPlanner implements AutoCloseable {
    *     does not fit the table
    */
   public IcebergScanPlan plan(IcebergTable table, IcebergScan scan) {
+    ScanPlanner planner = plannerOf(table, "plan()");
     ResolvedScan resolved = ResolvedScan.of(table, scan);
-    ScanPlan plan = this.planner.plan(table.catalogIdentifier(), resolved.request());
+    ScanPlan plan = planner.plan(table.catalogIdentifier(), resolved.request());
     TaskConverter converter = converter(table, resolved);
     List<FileScanTask> tasks = new ArrayList<>(plan.tasks().size());
     plan.tasks().forEach(task -> tasks.add(converter.convert(task)));
     if (this.scanReports) {
-      ScanReports.sendInBackground(this.planner, table, resolved, plan, tasks);
+      ScanReports.sendInBackground(planner, table, resolved, plan, tasks);
     }
-    FileIO io = files(table).open(plan.storageCredentials().isEmpty() ? table.tableCredentials()
+    FileIO io = files(planner, table).open(plan.storageCredentials().isEmpty() ? table.tableCredentials()
         : plan.storageCredentials(), plan.planId());
     return new IcebergScanPlan(table, plan, tasks, resolved, this.reading, splitSettings(table), io, io != table.io());
   }
@@ -152,10 +203,11 @@ public final class IcebergScanPlanner implements AutoCloseable {
    * would not enforce the restrictions.
    */
   public Flux<FileScanTask> planTasks(IcebergTable table, IcebergScan scan) {
+    ScanPlanner planner = plannerOf(table, "planTasks()");
     return Flux.defer(() -> {
       table.refuseIfRestricted("IcebergScanPlanner.planTasks()", IcebergScanPlan.TASKS_REFUSED);
       ResolvedScan resolved = ResolvedScan.of(table, scan);
-      return this.planner.planTasks(table.catalogIdentifier(), resolved.request()).map(converter(table, resolved)::convert);
+      return planner.planTasks(table.catalogIdentifier(), resolved.request()).map(converter(table, resolved)::convert);
     });
   }
 
@@ -170,13 +222,14 @@ public final class IcebergScanPlanner implements AutoCloseable {
    * @throws IllegalArgumentException when the scan does not fit the table, before any request is made
    */
   public ScanRows readRows(IcebergTable table, IcebergScan scan) {
+    ScanPlanner planner = plannerOf(table, "readRows()");
     ResolvedScan resolved = ResolvedScan.of(table, scan);
     String what = "a streamed plan of " + table.identifier();
     return new ScanRows(what, this.reading, pipeline -> {
       // on the thread that starts the read, which may block: the catalog's configuration, once discovered
-      PlanFiles files = files(table);
+      PlanFiles files = files(planner, table);
       TaskConverter converter = converter(table, resolved);
-      return TaskSources.streamed(pipeline, this.planner.planBatches(table.catalogIdentifier(), resolved.request()),
+      return TaskSources.streamed(pipeline, planner.planBatches(table.catalogIdentifier(), resolved.request()),
           converter::convert, batch -> {
             FileIO io = files.open(batch.storageCredentials().isEmpty() ? table.tableCredentials()
                 : batch.storageCredentials(), batch.planId());
@@ -209,9 +262,12 @@ public final class IcebergScanPlanner implements AutoCloseable {
   public Flux<Record> streamRows(TableIdentifier identifier, IcebergScan scan) {
     Objects.requireNonNull(identifier, "identifier");
     Objects.requireNonNull(scan, "scan");
-    return Mono.fromCallable(() -> loadTable(identifier))
-        .subscribeOn(Schedulers.fromExecutor(this.reading.executor()))
-        .flatMapMany(table -> readRows(table, scan).flux());
+    // the caller is the subscriber's (a WebFlux request's, from its context), found before the load leaves its thread
+    return Flux.deferContextual(context -> this.planner.caller(context).map(Optional::of)
+        .defaultIfEmpty(Optional.empty())
+        .flatMapMany(caller -> Mono.fromCallable(() -> loadTable(identifier, caller.orElse(null)))
+            .subscribeOn(Schedulers.fromExecutor(this.reading.executor()))
+            .flatMapMany(table -> readRows(table, scan).flux())));
   }
 
   /**
@@ -258,26 +314,26 @@ public final class IcebergScanPlanner implements AutoCloseable {
 
   /**
    * How the plans of {@code table} open their files: with the table's own FileIO, or one per plan over its
-   * credentials, refreshed through the catalog's {@code credentials} endpoint when it has one (for a table of
+   * credentials, refreshed as {@code planner}'s caller through the catalog's {@code credentials} endpoint when it has one (for a table of
    * {@link ScanPlanningCatalog}, the plan's own when it vends any, else the table's). Blocks for the
    * catalog's configuration, which the planner has discovered by the time a plan is made.
    */
-  private PlanFiles files(IcebergTable table) {
+  private PlanFiles files(ScanPlanner planner, IcebergTable table) {
     FileIO own = table.io();
     if (own != null && !table.plansVendCredentials()) {
       return (credentials, planId) -> own;
     }
     // as Iceberg's client merges them: the catalog's, the application's over them, the table's over both
-    Map<String, String> properties = new LinkedHashMap<>(this.planner.catalog().properties());
+    Map<String, String> properties = new LinkedHashMap<>(planner.catalog().properties());
     properties.putAll(this.fileIoProperties);
     properties.putAll(table.tableConfig());
-    boolean refreshes = this.planner.catalog().supports(Endpoint.LOAD_CREDENTIALS);
+    boolean refreshes = planner.catalog().supports(Endpoint.LOAD_CREDENTIALS);
     return (credentials, planId) -> {
       if (own != null && credentials.isEmpty()) {
         return own;
       }
       Supplier<List<StorageCredential>> refresh = refreshes
-          ? () -> this.planner.catalog().loadCredentials(table.catalogIdentifier(), planId) : null;
+          ? () -> planner.catalog().loadCredentials(table.catalogIdentifier(), planId) : null;
       String owner = (planId == null ? "a plan" : "plan " + planId) + " of " + table.identifier();
       return new PlanFileIO(owner, properties, credentials, refresh, this.clock);
     };

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.icebergscan.planning.auth.CatalogCredentials;
 import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.model.StorageCredential;
 import org.apache.iceberg.HasTableOperations;
@@ -35,15 +36,24 @@ public final class IcebergTable {
   /** Whether a plan that vends credentials reads with them rather than with {@link #fileIo}. */
   private final boolean plansVendCredentials;
   private final ReadRestrictions readRestrictions;
+  /** The caller the table was loaded as, {@code null} for the planner's own identity: its plans and reads run so. */
+  private final @Nullable CatalogCredentials loadedAs;
 
   IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
       List<StorageCredential> storageCredentials, @Nullable FileIO io, ReadRestrictions readRestrictions) {
-    this(identifier, metadata, config, storageCredentials, io, io == null, readRestrictions);
+    this(identifier, metadata, config, storageCredentials, io, io == null, readRestrictions, null);
+  }
+
+  /** A table loaded from the catalog as {@code loadedAs}, {@code null} for the planner's own identity. */
+  IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
+      List<StorageCredential> storageCredentials, ReadRestrictions readRestrictions,
+      @Nullable CatalogCredentials loadedAs) {
+    this(identifier, metadata, config, storageCredentials, null, true, readRestrictions, loadedAs);
   }
 
   private IcebergTable(TableIdentifier identifier, TableMetadata metadata, Map<String, String> config,
       List<StorageCredential> storageCredentials, @Nullable FileIO io, boolean plansVendCredentials,
-      ReadRestrictions readRestrictions) {
+      ReadRestrictions readRestrictions, @Nullable CatalogCredentials loadedAs) {
     this.identifier = Objects.requireNonNull(identifier, "identifier");
     this.metadata = Objects.requireNonNull(metadata, "metadata");
     this.config = Map.copyOf(config);
@@ -51,6 +61,7 @@ public final class IcebergTable {
     this.fileIo = io;
     this.plansVendCredentials = plansVendCredentials;
     this.readRestrictions = Objects.requireNonNull(readRestrictions, "readRestrictions");
+    this.loadedAs = loadedAs;
   }
 
   /**
@@ -59,7 +70,7 @@ public final class IcebergTable {
    * and the table's configuration, as that catalog merged them); a plan that vends none, with the table's FileIO.
    */
   static IcebergTable ofCatalogTable(TableIdentifier identifier, TableMetadata metadata, FileIO io) {
-    return new IcebergTable(identifier, metadata, io.properties(), List.of(), io, true, ReadRestrictions.NONE);
+    return new IcebergTable(identifier, metadata, io.properties(), List.of(), io, true, ReadRestrictions.NONE, null);
   }
 
   /**
@@ -190,6 +201,11 @@ public final class IcebergTable {
   /** The FileIO of the Iceberg table this was made from, or {@code null} for a table loaded from the catalog. */
   @Nullable FileIO io() {
     return this.fileIo;
+  }
+
+  /** The caller the table was loaded as, whose plans and reads of it run as that caller; {@code null} for the planner. */
+  @Nullable CatalogCredentials loadedAs() {
+    return this.loadedAs;
   }
 
   /** Whether a plan that vends credentials reads with them; otherwise its files open with {@link #io()}. */
