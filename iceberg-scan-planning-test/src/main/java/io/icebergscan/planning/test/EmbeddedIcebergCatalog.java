@@ -73,8 +73,13 @@ import org.jspecify.annotations.Nullable;
  * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
  * {@link #metricsLatency}, {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken},
  * {@link #vendedCredentials}, {@link #credentialsEndpoint}, {@link #readRestrictions(TableIdentifier,
- * RestrictionPolicy) readRestrictions} per table and per bearer token, {@link #recordRequests}) can be set before or
- * after {@link #start()}; a change applies to the requests that arrive after it.
+ * RestrictionPolicy) readRestrictions} per table and per bearer token, {@link #recordRequests}, and the principals:
+ * {@link #principal}, {@link #grant(String, TableIdentifier, RestrictionPolicy) grant} with or without a policy) can
+ * be set before or after {@link #start()}; a change applies to the requests that arrive after it.
+ *
+ * <p>With {@linkplain #principal principals} the catalog authenticates: each request's bearer token says whose it is
+ * (401 for none or an unknown one), and a principal uses only the tables it was {@linkplain #grant(String,
+ * TableIdentifier) granted} (403), with read restrictions of its own if so granted.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
@@ -261,10 +266,69 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    * Whether requests need an {@code Authorization: Bearer} header (default false), as at a catalog behind
    * authentication: without one, every request but the token endpoint ({@code POST /v1/oauth/tokens},
    * where Iceberg's adapter issues a token for any client credentials) is answered 401
-   * {@code NotAuthorizedException} and not counted. The token itself is not checked.
+   * {@code NotAuthorizedException} and not counted. The token itself is not checked; {@linkplain #principal
+   * principals} check it, and need a token whether this is on or not.
    */
   public EmbeddedIcebergCatalog requireBearerToken(boolean required) {
     this.settings.requireBearerToken = required;
+    return this;
+  }
+
+  /**
+   * Defines a principal, a caller the catalog tells apart by its bearer tokens: a request with
+   * {@code Authorization: Bearer <t>}, {@code t} one of these tokens, is that principal's. As soon as the catalog has
+   * a principal, every request but the token endpoint's ({@code POST /v1/oauth/tokens}) without the token of a
+   * principal (none, or an unknown one) is answered 401 {@code NotAuthorizedException}, and, like a request refused
+   * for want of a token, not counted; the message never quotes the token. Without principals (the default) requests
+   * are not told apart.
+   *
+   * <p>A principal may use every table until it is {@linkplain #grant(String, TableIdentifier) granted} some. Calling
+   * this again for a principal adds tokens to it.
+   *
+   * @param name the principal's name, not empty, used in messages
+   * @param bearerTokens tokens of this principal
+   * @throws IllegalArgumentException when a token is empty or is another principal's already
+   */
+  public EmbeddedIcebergCatalog principal(String name, String... bearerTokens) {
+    this.settings.principals.define(name, bearerTokens);
+    return this;
+  }
+
+  /**
+   * Grants the principal the table. Once a principal has any grant, its requests on the path of a table it was not
+   * granted ({@code …/tables/{table}} and below: loads, {@code HEAD}, commits, plans, polls, cancels, {@code /tasks},
+   * {@code GET …/credentials}, metrics) are answered 403 {@code ForbiddenException} naming the table, whether the
+   * table exists or not; they are counted as their routes. A principal without grants may use every table. Requests
+   * whose path names no table (listing, creating, registering, renaming tables) are not checked.
+   *
+   * <p>This grant serves the principal no {@code read-restrictions} of its own: it is served those of its bearer
+   * token, if {@linkplain #readRestrictions(TableIdentifier, String, RestrictionPolicy) any}, else the table's. A
+   * later grant of the same table replaces the earlier one.
+   *
+   * @param table the table, whether it exists yet or not
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}
+   */
+  public EmbeddedIcebergCatalog grant(String principal, TableIdentifier table) {
+    this.settings.principals.grant(principal, table);
+    this.settings.readRestrictions.putForPrincipal(table, principal, null);
+    return this;
+  }
+
+  /**
+   * {@linkplain #grant(String, TableIdentifier) Grants} the principal the table, and serves the principal the
+   * policy as the table's {@code read-restrictions}, whatever its token, in place of the table's {@linkplain
+   * #readRestrictions(TableIdentifier, RestrictionPolicy) policy for every caller}: with its loads, creations and
+   * registrations, and in refusing with 403 its plans' {@code stats-fields} on the columns the policy masks, exactly
+   * as {@link #readRestrictions(TableIdentifier, String, RestrictionPolicy)} does for a bearer token, whose policy,
+   * the more specific, still comes first. {@code RestrictionPolicy.json("{}")} leaves the principal unrestricted on a
+   * restricted table. A later grant of the same table replaces this one.
+   *
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}
+   */
+  public EmbeddedIcebergCatalog grant(String principal, TableIdentifier table, RestrictionPolicy policy) {
+    Objects.requireNonNull(policy, "policy");
+    this.settings.principals.grant(principal, table);
+    this.settings.readRestrictions.putForPrincipal(table, principal, policy);
     return this;
   }
 
@@ -340,7 +404,9 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    *
    * @param table the table, whether it exists yet or not
    * @param policy what every caller is served, unless its bearer token has a {@linkplain
-   *     #readRestrictions(TableIdentifier, String, RestrictionPolicy) policy of its own}; {@code null} removes it
+   *     #readRestrictions(TableIdentifier, String, RestrictionPolicy) policy of its own} or its principal was
+   *     {@linkplain #grant(String, TableIdentifier, RestrictionPolicy) granted the table with one}; {@code null}
+   *     removes it
    */
   public EmbeddedIcebergCatalog readRestrictions(TableIdentifier table, @Nullable RestrictionPolicy policy) {
     this.settings.readRestrictions.put(table, policy);
@@ -352,8 +418,10 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    * their own {@code read-restrictions}, in place of the table's {@linkplain #readRestrictions(TableIdentifier,
    * RestrictionPolicy) policy for every caller}, and refuses their plans' {@code stats-fields} on the columns it
    * masks as that one does. {@code RestrictionPolicy.json("{}")} leaves them unrestricted on a restricted table.
-   * The token is matched as sent, not checked: with {@link #requireBearerToken} or not, any token reaches the
-   * catalog; Iceberg's token endpoint issues one for any client credentials.
+   * The token is matched as sent: without {@linkplain #principal principals} it is not checked (with
+   * {@link #requireBearerToken} or not, any token reaches the catalog; Iceberg's token endpoint issues one for any
+   * client credentials), with them it must be a principal's, and this policy comes before that principal's
+   * {@linkplain #grant(String, TableIdentifier, RestrictionPolicy) own}.
    *
    * @param bearerToken the token, not empty
    * @param policy what those callers are served; {@code null} removes it, and they get the table's again

@@ -105,13 +105,13 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   @Override
   protected <T extends RESTResponse> @Nullable T execute(HTTPRequest request, Class<T> responseType,
       Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
-    if (this.settings.requireBearerToken && !"v1/oauth/tokens".equals(request.path()) && !hasBearerToken(request)) {
-      throw reject(errorHandler, ErrorResponse.builder().responseCode(401).withType("NotAuthorizedException")
-          .withMessage("Not authorized: no bearer token"));
-    }
+    @Nullable String principal = authenticate(request, errorHandler);
     PlanningRoute route = PlanningRoute.of(request.method(), request.path());
     this.counter.started(route);
     try {
+      if (principal != null) {
+        refuseUngrantedTable(request, principal, errorHandler);
+      }
       if (route == PlanningRoute.CREDENTIALS) {
         return responseType.cast(loadCredentials(request, errorHandler));
       }
@@ -122,7 +122,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       if (route == PlanningRoute.OTHER) {
         T response = withVendedCredentials(request,
             super.execute(request, responseType, errorHandler, responseHeaders), responseType, errorHandler);
-        serveReadRestrictions(request, response, errorHandler);
+        serveReadRestrictions(request, response, principal, errorHandler);
         return response;
       }
       if (route == PlanningRoute.CONFIG) {
@@ -142,7 +142,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         return super.execute(request, responseType, errorHandler, responseHeaders);
       }
       if (route == PlanningRoute.PLAN) {
-        refuseStatsOfMaskedColumns(request, errorHandler);
+        refuseStatsOfMaskedColumns(request, principal, errorHandler);
       }
       if (route == PlanningRoute.TASKS && !this.settings.tasksLatency.isZero()) {
         long waiting = System.nanoTime();
@@ -171,6 +171,52 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   }
 
   /**
+   * The request's principal while the catalog has principals, {@code null} while it has none. Refuses with 401
+   * {@code NotAuthorizedException}, before the request is counted, one without a bearer token of a principal (none
+   * or an unknown one) while there are principals, and one without a bearer token while they are
+   * {@linkplain ServerSettings#requireBearerToken required}. The token endpoint is open to all.
+   */
+  private @Nullable String authenticate(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
+    if ("v1/oauth/tokens".equals(request.path())) {
+      return null;
+    }
+    @Nullable String token = bearerToken(request);
+    Principals principals = this.settings.principals;
+    if (principals.any()) {
+      String principal = principals.authenticate(token);
+      if (principal == null) {
+        throw reject(errorHandler, notAuthorized(token == null ? "no bearer token"
+            : "the bearer token is not a principal's"));
+      }
+      return principal;
+    }
+    if (this.settings.requireBearerToken && token == null) {
+      throw reject(errorHandler, notAuthorized("no bearer token"));
+    }
+    return null;
+  }
+
+  private static ErrorResponse.Builder notAuthorized(String why) {
+    return ErrorResponse.builder().responseCode(401).withType("NotAuthorizedException")
+        .withMessage("Not authorized: " + why);
+  }
+
+  /**
+   * Answers 403 ({@code ForbiddenException}) a request on the path of a table not granted to the principal, naming the
+   * table.
+   */
+  private void refuseUngrantedTable(HTTPRequest request, String principal, Consumer<ErrorResponse> errorHandler) {
+    @Nullable TableIdentifier table = PlanningRoute.tableOf(request.path());
+    if (table != null && !this.settings.principals.mayUse(principal, table)) {
+      throw reject(errorHandler, forbidden("table " + table + " is not granted to principal " + principal));
+    }
+  }
+
+  private static ErrorResponse.Builder forbidden(String why) {
+    return ErrorResponse.builder().responseCode(403).withType("ForbiddenException").withMessage("Forbidden: " + why);
+  }
+
+  /**
    * The {@code read-restrictions} of the answer this thread is writing, as JSON text, or {@code null} when the answer
    * has none; cleared for the thread's next request. The servlet calls this after each load, creation and
    * registration of a table.
@@ -187,13 +233,14 @@ final class PlanningAdapter extends RESTCatalogAdapter {
    * field ids are those of the metadata in the answer. A policy that cannot be served (a column the schema lacks)
    * fails the request, as Iceberg's adapter answers an {@link IllegalArgumentException}.
    */
-  private void serveReadRestrictions(HTTPRequest request, @Nullable RESTResponse response,
+  private void serveReadRestrictions(HTTPRequest request, @Nullable RESTResponse response, @Nullable String principal,
       Consumer<ErrorResponse> errorHandler) {
     if (!(response instanceof LoadTableResponse loaded)
         || !PlanningRoute.answersLoadTable(request.method(), request.path())) {
       return;
     }
-    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(loadedTable(request), bearerToken(request));
+    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(loadedTable(request), principal,
+        bearerToken(request));
     if (policy == null) {
       return;
     }
@@ -221,9 +268,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
    * for the caller, or a field nested under one: their bounds and counts are raw values. Names resolve as the plan
    * resolves them (its {@code case-sensitive}); a name the table lacks is left to Iceberg's planning.
    */
-  private void refuseStatsOfMaskedColumns(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
+  private void refuseStatsOfMaskedColumns(HTTPRequest request, @Nullable String principal,
+      Consumer<ErrorResponse> errorHandler) {
     TableIdentifier table = PlanningRoute.table(request.path());
-    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(table, bearerToken(request));
+    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(table, principal, bearerToken(request));
     if (policy == null) {
       return;
     }
@@ -247,8 +295,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       if (column != null) {
         String what = column.equals(name) ? "the masked column " + name
             : name + ", which is under the masked column " + column;
-        throw reject(errorHandler, ErrorResponse.builder().responseCode(403).withType("ForbiddenException")
-            .withMessage("Forbidden: stats-fields names " + what + " for this caller"));
+        throw reject(errorHandler, forbidden("stats-fields names " + what + " for this caller"));
       }
     }
   }
@@ -493,10 +540,6 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   static boolean isPlanningEndpoint(Endpoint endpoint) {
     String path = endpoint.path();
     return path.endsWith("/plan") || path.endsWith("/plan/{plan-id}") || path.endsWith("/tasks");
-  }
-
-  private static boolean hasBearerToken(HTTPRequest request) {
-    return bearerToken(request) != null;
   }
 
   /** The token of the request's first {@code Authorization: Bearer} header, {@code null} without one. */

@@ -47,6 +47,13 @@ final class RawHttp {
         .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
+  /**
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response head(String path, String... headers) {
+    return send(request(path, headers).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+  }
+
   Response delete(String path) {
     return send(request(path).DELETE());
   }
