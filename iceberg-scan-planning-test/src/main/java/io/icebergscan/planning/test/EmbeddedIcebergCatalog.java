@@ -78,8 +78,9 @@ import org.jspecify.annotations.Nullable;
  * be set before or after {@link #start()}; a change applies to the requests that arrive after it.
  *
  * <p>With {@linkplain #principal principals} the catalog authenticates: each request's bearer token says whose it is
- * (401 for none or an unknown one), and a principal uses only the tables it was {@linkplain #grant(String,
- * TableIdentifier) granted} (403), with read restrictions of its own if so granted.
+ * (401 for none or an unknown one), a principal uses only the tables it was {@linkplain #grant(String,
+ * TableIdentifier) granted} (403), with read restrictions of its own if so granted, and only the plans it submitted
+ * (403, counted by {@link #crossPrincipalRequests()}).
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
@@ -282,7 +283,8 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    * for want of a token, not counted; the message never quotes the token. Without principals (the default) requests
    * are not told apart.
    *
-   * <p>A principal may use every table until it is {@linkplain #grant(String, TableIdentifier) granted} some. Calling
+   * <p>A principal may use every table until it is {@linkplain #grant(String, TableIdentifier) granted} some; the
+   * plans it submits are its own: {@linkplain #crossPrincipalRequests other principals cannot touch them}. Calling
    * this again for a principal adds tokens to it.
    *
    * @param name the principal's name, not empty, used in messages
@@ -581,9 +583,27 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     return this.counter.snapshot();
   }
 
-  /** Starts the counts and the times again from zero, e.g. after setting up tables or before the plan measured. */
+  /**
+   * Starts the counts and the times again from zero, e.g. after setting up tables or before the plan measured, and
+   * {@link #crossPrincipalRequests()} too.
+   */
   public void resetRequestCounts() {
     this.counter.reset();
+    this.adapter.planOwners().resetCounts();
+  }
+
+  /**
+   * How many requests of one {@linkplain #principal principal} for a plan another submitted were refused (403
+   * {@code ForbiddenException}, "plan … belongs to another principal") since start or {@link #resetRequestCounts()}:
+   * a poll ({@code GET …/plan/{plan-id}}), a cancel ({@code DELETE …/plan/{plan-id}}), a fetch ({@code POST …/tasks})
+   * of one of its plan-tasks (those of its submission's and polls' answers, of the answers to fetches of them,
+   * Iceberg's chain and a {@linkplain #fanOut fan-out}'s tree alike) and {@code GET …/credentials?planId=} with its
+   * id. A client test asserts 0 to prove every request of a plan carried the plan's identity. A plan submitted while
+   * the catalog had no principals belongs to no one; a plan is forgotten once cancelled or answered failed or
+   * cancelled by a poll, and its plan id and plan-tasks are then answered as unknown ones.
+   */
+  public int crossPrincipalRequests() {
+    return this.adapter.planOwners().crossPrincipalRequests();
   }
 
   /** Stops the server and removes this catalog's plans; idempotent. */

@@ -68,6 +68,8 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   private final ServerSettings settings;
   private final RequestCounter counter;
   private final FanOutPlans fanOutPlans = new FanOutPlans();
+  /** Whose each plan and plan-task is, while the catalog has principals. */
+  private final PlanOwners planOwners = new PlanOwners();
   /** Plans left in Iceberg's JVM-wide planning state by this adapter, removed on close. */
   private final Set<String> icebergPlanIds = ConcurrentHashMap.newKeySet();
 
@@ -110,7 +112,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     this.counter.started(route);
     try {
       if (principal != null) {
-        refuseUngrantedTable(request, principal, errorHandler);
+        refuseWhatIsNotThePrincipals(route, request, principal, errorHandler);
       }
       if (route == PlanningRoute.CREDENTIALS) {
         return responseType.cast(loadCredentials(request, errorHandler));
@@ -134,6 +136,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       }
       if (route == PlanningRoute.CANCEL) {
         String planId = PlanningRoute.planId(request.path());
+        this.planOwners.ended(planId);
         if (this.fanOutPlans.owns(planId)) {
           this.fanOutPlans.remove(planId);
           return null;
@@ -157,12 +160,14 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         throw reject(errorHandler, errorFor(failure));
       }
       if (ours != null) {
+        placePlanTasks(request, principal, ours);
         return responseType.cast(vended(request, ours, errorHandler));
       }
       T response = super.execute(request, responseType, errorHandler, responseHeaders);
       if (response instanceof PlanTableScanResponse planned && planned.planId() != null) {
         this.icebergPlanIds.add(planned.planId());
       }
+      placePlanTasks(request, principal, response);
       return withVendedCredentials(request, response, responseType, errorHandler);
     }
     finally {
@@ -202,18 +207,81 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   }
 
   /**
-   * Answers 403 ({@code ForbiddenException}) a request on the path of a table not granted to the principal, naming the
-   * table.
+   * Answers 403 ({@code ForbiddenException}) a request on the path of a table not granted to the principal, and a
+   * poll, cancel or credentials request of a plan, or a fetch of a plan-task, that belongs to another principal;
+   * the latter are counted as {@linkplain PlanOwners#crossPrincipalRequests cross-principal requests}. A plan or a
+   * plan-task this catalog has not placed (unknown, or submitted while it had no principals) is left to the route.
    */
-  private void refuseUngrantedTable(HTTPRequest request, String principal, Consumer<ErrorResponse> errorHandler) {
+  private void refuseWhatIsNotThePrincipals(PlanningRoute route, HTTPRequest request, String principal,
+      Consumer<ErrorResponse> errorHandler) {
     @Nullable TableIdentifier table = PlanningRoute.tableOf(request.path());
     if (table != null && !this.settings.principals.mayUse(principal, table)) {
       throw reject(errorHandler, forbidden("table " + table + " is not granted to principal " + principal));
+    }
+    @Nullable String planId;
+    @Nullable String owner;
+    switch (route) {
+      case POLL, CANCEL -> {
+        planId = PlanningRoute.planId(request.path());
+        owner = this.planOwners.ofPlan(planId);
+      }
+      case CREDENTIALS -> {
+        planId = request.queryParameters().get("planId");
+        owner = planId == null ? null : this.planOwners.ofPlan(planId);
+      }
+      case TASKS -> {
+        @Nullable String handle = castRequest(FetchScanTasksRequest.class, request.body()).planTask();
+        PlanOwners.Owner handleOwner = handle == null ? null : this.planOwners.ofPlanTask(handle);
+        planId = handleOwner == null ? null : handleOwner.planId();
+        owner = handleOwner == null ? null : handleOwner.principal();
+      }
+      default -> {
+        return;
+      }
+    }
+    if (owner != null && !owner.equals(principal)) {
+      this.planOwners.refusedCrossPrincipal();
+      throw reject(errorHandler, forbidden("plan " + (planId != null ? planId : "of this plan task")
+          + " belongs to another principal"));
     }
   }
 
   private static ErrorResponse.Builder forbidden(String why) {
     return ErrorResponse.builder().responseCode(403).withType("ForbiddenException").withMessage("Forbidden: " + why);
+  }
+
+  /**
+   * Records whose the plan-tasks of an answer are, while the catalog has principals: a submission's are the
+   * principal's, a poll's the plan's principal's, a fetch's the fetched plan-task's principal's. A poll that answers
+   * the plan failed or cancelled ends it.
+   */
+  private void placePlanTasks(HTTPRequest request, @Nullable String principal, @Nullable RESTResponse answer) {
+    if (principal == null) {
+      return;
+    }
+    if (answer instanceof PlanTableScanResponse planned) {
+      this.planOwners.submitted(principal, planned.planId(), planned.planTasks());
+    }
+    else if (answer instanceof FetchPlanningResultResponse polled) {
+      String planId = PlanningRoute.planId(request.path());
+      if (polled.planStatus() == PlanStatus.FAILED || polled.planStatus() == PlanStatus.CANCELLED) {
+        this.planOwners.ended(planId);
+      }
+      else {
+        this.planOwners.polled(planId, polled.planTasks());
+      }
+    }
+    else if (answer instanceof FetchScanTasksResponse fetched) {
+      @Nullable String handle = castRequest(FetchScanTasksRequest.class, request.body()).planTask();
+      if (handle != null) {
+        this.planOwners.fetched(handle, fetched.planTasks());
+      }
+    }
+  }
+
+  /** Whose each plan is, and how many requests of a plan by another principal were refused. */
+  PlanOwners planOwners() {
+    return this.planOwners;
   }
 
   /**
@@ -578,6 +646,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   @Override
   public void close() {
     this.fanOutPlans.clear();
+    this.planOwners.clear();
     this.icebergPlanIds.forEach(CatalogHandlers::cancelPlanTableScan);
     this.icebergPlanIds.clear();
   }

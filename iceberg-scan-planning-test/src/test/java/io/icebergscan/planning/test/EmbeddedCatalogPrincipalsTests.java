@@ -1,9 +1,18 @@
 package io.icebergscan.planning.test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.test.EmbeddedIcebergCatalog.RecordedRequest;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.StorageCredential;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * The embedded catalog's principals over plain HTTP: who a request is by its bearer token (401 for no principal's),
- * which tables a principal may use (403), and the read restrictions its grants serve it.
+ * which tables a principal may use (403), the read restrictions its grants serve it, and the plans that are its own
+ * (403 to every other principal, counted).
  */
 class EmbeddedCatalogPrincipalsTests {
 
@@ -140,6 +150,113 @@ class EmbeddedCatalogPrincipalsTests {
     // a grant without a policy replaces one with
     this.catalog.grant("bob", GOVERNED);
     assertThat(restrictions(BOB)).isEqualTo(POLICY_JSON);
+  }
+
+  @Test
+  void aFanOutPlanIsItsSubmittersAlonePollsFetchesCredentialsAndCancelsOfOthersAreRefusedAndCounted() {
+    this.catalog.fanOut(FanOut.levels(2, 2)).planAsync(true)
+        .vendedCredentials(request -> List.of(StorageCredential.create("memory://", Map.of("token", "vended"))));
+    start(8);
+    this.catalog.principal("alice", "alice-token").principal("bob", "bob-token");
+    String planId = this.http.post(EVENTS_PATH + "/plan", "{}", ALICE).json().path("plan-id").asText();
+    String planPath = EVENTS_PATH + "/plan/" + planId;
+
+    assertCrossPrincipal(this.http.get(planPath, BOB), planId, 1);
+    JsonNode polled = this.http.get(planPath, ALICE).json();
+    assertThat(polled.path("status").asText()).isEqualTo("completed");
+    String handle = polled.path("plan-tasks").get(0).asText();
+    assertCrossPrincipal(this.http.tasks(EVENTS_PATH, handle, BOB), planId, 2);
+    RawHttp.Response fetched = this.http.tasks(EVENTS_PATH, handle, ALICE);
+    assertThat(fetched.status()).isEqualTo(200);
+    String child = fetched.json().path("plan-tasks").get(0).asText();
+    assertCrossPrincipal(this.http.tasks(EVENTS_PATH, child, BOB), planId, 3);
+    assertThat(this.http.tasks(EVENTS_PATH, child, ALICE).status()).isEqualTo(200);
+    assertCrossPrincipal(this.http.get(EVENTS_PATH + "/credentials?planId=" + planId, BOB), planId, 4);
+    assertThat(this.http.get(EVENTS_PATH + "/credentials?planId=" + planId, ALICE).status()).isEqualTo(200);
+    assertThat(this.http.get(EVENTS_PATH + "/credentials", BOB).status()).as("no plan named").isEqualTo(200);
+    assertCrossPrincipal(this.http.delete(planPath, BOB), planId, 5);
+    assertThat(this.http.tasks(EVENTS_PATH, child, ALICE).status()).as("bob's cancel did nothing").isEqualTo(200);
+
+    assertThat(this.http.delete(planPath, ALICE).status()).isEqualTo(204);
+    // a cancelled plan is forgotten: bob is told what anyone would be
+    assertThat(this.http.get(planPath, BOB).status()).isEqualTo(404);
+    assertThat(this.catalog.crossPrincipalRequests()).isEqualTo(5);
+    this.catalog.resetRequestCounts();
+    assertThat(this.catalog.crossPrincipalRequests()).isZero();
+  }
+
+  @Test
+  void icebergsOwnChainOfPlanTasksIsItsSubmittersToo() {
+    this.catalog.tasksPerPlanTask(1);
+    start(3);
+    this.catalog.principal("alice", "alice-token").principal("bob", "bob-token");
+    JsonNode planned = this.http.post(EVENTS_PATH + "/plan", "{}", ALICE).json();
+    assertThat(planned.path("status").asText()).isEqualTo("completed");
+    String first = planned.path("plan-tasks").get(0).asText();
+
+    assertThat(this.http.tasks(EVENTS_PATH, first, BOB).status()).isEqualTo(403);
+    RawHttp.Response fetched = this.http.tasks(EVENTS_PATH, first, ALICE);
+    assertThat(fetched.status()).isEqualTo(200);
+    String second = fetched.json().path("plan-tasks").get(0).asText();
+    RawHttp.Response refused = this.http.tasks(EVENTS_PATH, second, BOB);
+    assertRefused(refused, 403, "ForbiddenException", "belongs to another principal");
+    assertThat(this.http.tasks(EVENTS_PATH, second, ALICE).status()).isEqualTo(200);
+    assertThat(this.catalog.crossPrincipalRequests()).isEqualTo(2);
+  }
+
+  @Test
+  void aPlanSubmittedBeforeThereWerePrincipalsIsNoOnesAndPollingItDoesNotMakeItOnes() {
+    this.catalog.fanOut(FanOut.levels(2, 2)).planAsync(true);
+    start(8);
+    String planId = this.http.post(EVENTS_PATH + "/plan", "{}").json().path("plan-id").asText();
+    this.catalog.principal("alice", "alice-token").principal("bob", "bob-token");
+
+    JsonNode polled = this.http.get(EVENTS_PATH + "/plan/" + planId, ALICE).json();
+    String handle = polled.path("plan-tasks").get(0).asText();
+    RawHttp.Response fetched = this.http.tasks(EVENTS_PATH, handle, BOB);
+    assertThat(fetched.status()).isEqualTo(200);
+    assertThat(this.http.tasks(EVENTS_PATH, fetched.json().path("plan-tasks").get(0).asText(), ALICE).status())
+        .isEqualTo(200);
+    assertThat(this.http.delete(EVENTS_PATH + "/plan/" + planId, BOB).status()).isEqualTo(204);
+    assertThat(this.catalog.crossPrincipalRequests()).isZero();
+  }
+
+  @Test
+  void sixtyFourConcurrentPlansOfTwoPrincipalsEachCarryTheirOwnIdentity() throws Exception {
+    this.catalog.fanOut(FanOut.uniform(2, 2)).planAsync(true).recordRequests(true);
+    start(12);
+    this.catalog.principal("alice", "alice-token").principal("bob", "bob-token");
+    ExecutorService callers = Executors.newFixedThreadPool(16);
+    try (ScanPlanner alice = ScanPlanner.builder().uri(this.catalog.uri()).header(ALICE[0], ALICE[1]).build();
+        ScanPlanner bob = ScanPlanner.builder().uri(this.catalog.uri()).header(BOB[0], BOB[1]).build()) {
+      List<Callable<ScanPlan>> plans = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        ScanPlanner planner = i % 2 == 0 ? alice : bob;
+        plans.add(() -> planner.plan(io.icebergscan.planning.model.TableIdentifier.of("db", "events")));
+      }
+      for (Future<ScanPlan> plan : callers.invokeAll(plans, 2, TimeUnit.MINUTES)) {
+        assertThat(plan.get().tasks()).hasSize(12);
+      }
+    }
+    finally {
+      callers.shutdownNow();
+    }
+
+    assertThat(this.catalog.requestCounts().plan()).isEqualTo(64);
+    assertThat(this.catalog.requestCounts().tasks()).isEqualTo(64 * (2 + 4));
+    assertThat(this.catalog.crossPrincipalRequests()).isZero();
+    // and the plans were told apart: one of alice's plan-tasks, fetched by bob, is refused
+    String alicesFetch = this.catalog.recordedRequests().stream()
+        .filter(request -> request.path().endsWith("/tasks") && ALICE[1].equals(request.authorization()))
+        .map(RecordedRequest::body).findFirst().orElseThrow();
+    assertThat(this.http.post(EVENTS_PATH + "/tasks", alicesFetch, BOB).status()).isEqualTo(403);
+    assertThat(this.catalog.crossPrincipalRequests()).isEqualTo(1);
+  }
+
+  /** A refusal of a request for another principal's plan, the {@code soFar}-th counted. */
+  private void assertCrossPrincipal(RawHttp.Response refused, String planId, int soFar) {
+    assertRefused(refused, 403, "ForbiddenException", "plan " + planId + " belongs to another principal");
+    assertThat(this.catalog.crossPrincipalRequests()).isEqualTo(soFar);
   }
 
   private static void assertRefused(RawHttp.Response refused, int status, String type, String message) {

@@ -54,13 +54,20 @@ final class RawHttp {
     return send(request(path, headers).method("HEAD", HttpRequest.BodyPublishers.noBody()));
   }
 
-  Response delete(String path) {
-    return send(request(path).DELETE());
+  /**
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response delete(String path, String... headers) {
+    return send(request(path, headers).DELETE());
   }
 
-  /** POST …/tasks for a handle. */
-  Response tasks(String tablePath, String planTask) {
-    return post(tablePath + "/tasks", "{\"plan-task\":" + quote(planTask) + "}");
+  /**
+   * POST …/tasks for a handle.
+   *
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response tasks(String tablePath, String planTask, String... headers) {
+    return post(tablePath + "/tasks", "{\"plan-task\":" + quote(planTask) + "}", headers);
   }
 
   private HttpRequest.Builder request(String path, String... headers) {
