@@ -2,6 +2,7 @@ package io.icebergscan.planning.test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -74,13 +75,16 @@ import org.jspecify.annotations.Nullable;
  * {@link #metricsLatency}, {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken},
  * {@link #vendedCredentials}, {@link #credentialsEndpoint}, {@link #readRestrictions(TableIdentifier,
  * RestrictionPolicy) readRestrictions} per table and per bearer token, {@link #recordRequests}, and the principals:
- * {@link #principal}, {@link #grant(String, TableIdentifier, RestrictionPolicy) grant} with or without a policy) can
- * be set before or after {@link #start()}; a change applies to the requests that arrive after it.
+ * {@link #principal}, {@link #grant(String, TableIdentifier, RestrictionPolicy) grant} with or without a policy,
+ * {@link #clientCredentials}, {@link #tokenExchange}, {@link #issuedTokenLifetime}, {@link #clock},
+ * {@link #expireToken}) can be set before or after {@link #start()}; a change applies to the requests that arrive
+ * after it.
  *
  * <p>With {@linkplain #principal principals} the catalog authenticates: each request's bearer token says whose it is
- * (401 for none or an unknown one), a principal uses only the tables it was {@linkplain #grant(String,
+ * (401 for none or an unknown or expired one), a principal uses only the tables it was {@linkplain #grant(String,
  * TableIdentifier) granted} (403), with read restrictions of its own if so granted, and only the plans it submitted
- * (403, counted by {@link #crossPrincipalRequests()}).
+ * (403, counted by {@link #crossPrincipalRequests()}); its token endpoint issues tokens for OAuth2 client credentials
+ * and by token exchange (RFC 8693), counted by {@link #tokenRequests}.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
@@ -95,6 +99,7 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   private final ServerSettings settings = new ServerSettings();
   private final RequestCounter counter = new RequestCounter();
   private final RequestRecorder recorder = new RequestRecorder();
+  private final TokenEndpoint tokens = new TokenEndpoint(this.settings.principals);
   private final PlanningAdapter adapter;
   private @Nullable Server server;
   private @Nullable String uri;
@@ -277,18 +282,19 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
   /**
    * Defines a principal, a caller the catalog tells apart by its bearer tokens: a request with
-   * {@code Authorization: Bearer <t>}, {@code t} one of these tokens, is that principal's. As soon as the catalog has
-   * a principal, every request but the token endpoint's ({@code POST /v1/oauth/tokens}) without the token of a
-   * principal (none, or an unknown one) is answered 401 {@code NotAuthorizedException}, and, like a request refused
-   * for want of a token, not counted; the message never quotes the token. Without principals (the default) requests
-   * are not told apart.
+   * {@code Authorization: Bearer <t>}, {@code t} one of these tokens (never expiring) or one the {@linkplain
+   * #clientCredentials token endpoint issued} for it (until it {@linkplain #issuedTokenLifetime expires}), is that
+   * principal's. As soon as the catalog has a principal, every request but the token endpoint's
+   * ({@code POST /v1/oauth/tokens}) without the token of a principal (none, an unknown one, an expired one) is
+   * answered 401 {@code NotAuthorizedException}, and, like a request refused for want of a token, not counted; the
+   * message never quotes the token. Without principals (the default) requests are not told apart.
    *
    * <p>A principal may use every table until it is {@linkplain #grant(String, TableIdentifier) granted} some; the
    * plans it submits are its own: {@linkplain #crossPrincipalRequests other principals cannot touch them}. Calling
    * this again for a principal adds tokens to it.
    *
    * @param name the principal's name, not empty, used in messages
-   * @param bearerTokens tokens of this principal
+   * @param bearerTokens tokens of this principal, none for one that only gets issued tokens
    * @throws IllegalArgumentException when a token is empty or is another principal's already
    */
   public EmbeddedIcebergCatalog principal(String name, String... bearerTokens) {
@@ -331,6 +337,88 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     Objects.requireNonNull(policy, "policy");
     this.settings.principals.grant(principal, table);
     this.settings.readRestrictions.putForPrincipal(table, principal, policy);
+    return this;
+  }
+
+  /**
+   * Registers an OAuth2 client of the principal at the token endpoint ({@code POST /v1/oauth/tokens}, form-encoded),
+   * which the catalog answers itself while it has principals: a {@code grant_type=client_credentials} request
+   * authenticated as this client, with HTTP Basic ({@code client_secret_basic}: id and secret form-encoded first, as
+   * Spring Security sends them, or as they are) or with {@code client_id} and {@code client_secret} in the body
+   * ({@code client_secret_post}, as Iceberg's {@code RESTCatalog} sends them), is answered 200 with a new random
+   * opaque token of the principal: {@code {"access_token": …, "token_type": "Bearer", "expires_in": …}}, the
+   * {@linkplain #issuedTokenLifetime issued-token lifetime} in seconds. A wrong secret, an unknown client or no client
+   * authentication is answered 401 {@code {"error": "invalid_client", "error_description": …}}, another grant type
+   * 400 {@code unsupported_grant_type}. The same client may authenticate a {@linkplain #tokenExchange token
+   * exchange}. Registering the id again replaces its secret and principal. Without principals, Iceberg's adapter
+   * answers the endpoint as before: a token for any client credentials, which no principal check follows.
+   *
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}, or the id or the
+   *     secret is empty
+   */
+  public EmbeddedIcebergCatalog clientCredentials(String principal, String clientId, String clientSecret) {
+    this.settings.principals.clientCredentials(principal, clientId, clientSecret);
+    return this;
+  }
+
+  /**
+   * Registers an identity provider's token (a user's JWT, say, as an opaque string: it is compared, not parsed) that
+   * the token endpoint exchanges, as RFC 8693 says, for a new token of the principal. A
+   * {@code grant_type=urn:ietf:params:oauth:grant-type:token-exchange} request with {@code subject_token} this token,
+   * {@code subject_token_type} {@code urn:ietf:params:oauth:token-type:access_token} or {@code …:jwt}, and
+   * {@code actor_token} a valid token of any principal (the service acting for the subject) with
+   * {@code actor_token_type} one of those two, is answered 200 with {@code access_token} (new, random, opaque),
+   * {@code issued_token_type} {@code urn:ietf:params:oauth:token-type:access_token}, {@code token_type}
+   * {@code Bearer} and {@code expires_in}: what Spring Security's {@code RestClientTokenExchangeTokenResponseClient}
+   * and {@code WebClientReactiveTokenExchangeTokenResponseClient} send and read. Client authentication is optional
+   * ({@code client_id} alone is a public client's), but when present (HTTP Basic, or {@code client_secret} in the
+   * body) it must be a {@linkplain #clientCredentials registered client}'s, or the answer is 401
+   * {@code invalid_client}.
+   *
+   * <p>Refusals, never quoting a token: a subject token not registered, 400 {@code {"error": "invalid_grant",
+   * "error_description": …}}; no {@code actor_token}, one that is not a principal's valid token, a missing or other
+   * token type, or a {@code requested_token_type} other than an access token, 400 {@code invalid_request}.
+   * Registering the token again gives it another principal.
+   *
+   * @param subjectToken the identity provider's token, not empty
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}
+   */
+  public EmbeddedIcebergCatalog tokenExchange(String subjectToken, String principal) {
+    this.settings.principals.exchangeable(subjectToken, principal);
+    return this;
+  }
+
+  /**
+   * How long a token the token endpoint issues from now on is accepted (default 1 hour), on the {@linkplain #clock
+   * clock}; its answer's {@code expires_in} is this in whole seconds. Once expired, a token is refused with 401
+   * {@code NotAuthorizedException}, as an unknown one is, and is no longer a valid {@code actor_token}. Tokens
+   * given to {@link #principal} do not expire.
+   *
+   * @param lifetime positive
+   */
+  public EmbeddedIcebergCatalog issuedTokenLifetime(Duration lifetime) {
+    this.settings.principals.issuedTokenLifetime(lifetime);
+    return this;
+  }
+
+  /**
+   * The clock issued tokens are stamped and expire by (default the system's); can be changed at any time, and a
+   * settable test clock (a {@code Clock.fixed} set again) makes tokens expire when the test says.
+   */
+  public EmbeddedIcebergCatalog clock(Clock clock) {
+    this.settings.principals.clock(clock);
+    return this;
+  }
+
+  /**
+   * Expires a principal's token now, as if its lifetime had run out: every request with it from now on is answered
+   * 401 {@code NotAuthorizedException}, for a test that a client replaces a token expiring in the middle of its
+   * work. Works on issued tokens and on those given to {@link #principal} alike.
+   *
+   * @throws IllegalArgumentException when it is not a principal's token (the message does not quote it)
+   */
+  public EmbeddedIcebergCatalog expireToken(String token) {
+    this.settings.principals.expire(token);
     return this;
   }
 
@@ -495,7 +583,8 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.counter, this.recorder)), "/*");
+    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.tokens, this.counter, this.recorder)),
+        "/*");
     jetty.setHandler(context);
     try {
       jetty.start();
@@ -585,11 +674,12 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
   /**
    * Starts the counts and the times again from zero, e.g. after setting up tables or before the plan measured, and
-   * {@link #crossPrincipalRequests()} too.
+   * {@link #crossPrincipalRequests()} and {@link #tokenRequests} too.
    */
   public void resetRequestCounts() {
     this.counter.reset();
     this.adapter.planOwners().resetCounts();
+    this.tokens.resetCounts();
   }
 
   /**
@@ -604,6 +694,16 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    */
   public int crossPrincipalRequests() {
     return this.adapter.planOwners().crossPrincipalRequests();
+  }
+
+  /**
+   * How many requests of the grant type the token endpoint answered with a token while the catalog had principals,
+   * since start or {@link #resetRequestCounts()}: {@code "client_credentials"} ({@link #clientCredentials}),
+   * {@code "urn:ietf:params:oauth:grant-type:token-exchange"} ({@link #tokenExchange}); refusals are not counted, nor
+   * the tokens Iceberg's adapter issues while there are no principals.
+   */
+  public int tokenRequests(String grantType) {
+    return this.tokens.answered(Objects.requireNonNull(grantType, "grantType"));
   }
 
   /** Stops the server and removes this catalog's plans; idempotent. */
@@ -647,7 +747,9 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
   /**
    * Iceberg's servlet, which rejects a path its own routes do not name before the adapter sees it, and
-   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here. It ends each timed
+   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here. While the catalog has
+   * principals, the token endpoint is answered here too, by {@link TokenEndpoint}: OAuth2 error answers are not the
+   * Iceberg error bodies the adapter writes. It ends each timed
    * request's time once the answer is written, which happens here, after the adapter has returned. It records
    * requests while recording is on. It holds back the answers of table loads, creations and registrations, the only
    * ones that can carry {@code read-restrictions}, until the adapter has said which (on this thread, through
@@ -659,12 +761,14 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     private static final long serialVersionUID = 1L;
 
     private final transient PlanningAdapter adapter;
+    private final transient TokenEndpoint tokens;
     private final transient RequestCounter counter;
     private final transient RequestRecorder recorder;
 
-    CatalogServlet(PlanningAdapter adapter, RequestCounter counter, RequestRecorder recorder) {
+    CatalogServlet(PlanningAdapter adapter, TokenEndpoint tokens, RequestCounter counter, RequestRecorder recorder) {
       super(adapter);
       this.adapter = adapter;
+      this.tokens = tokens;
       this.counter = counter;
       this.recorder = recorder;
     }
@@ -682,7 +786,12 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
-      if (PlanningRoute.answersLoadTable(HTTPMethod.POST, request.getRequestURI().substring(1))) {
+      String path = request.getRequestURI().substring(1);
+      if (TokenEndpoint.PATH.equals(path) && this.tokens.answers()) {
+        this.tokens.answer(request, response);
+        return;
+      }
+      if (PlanningRoute.answersLoadTable(HTTPMethod.POST, path)) {
         answerLoadTable(request, response, super::doPost);
         return;
       }

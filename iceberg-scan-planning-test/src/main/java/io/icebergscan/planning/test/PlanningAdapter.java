@@ -177,12 +177,12 @@ final class PlanningAdapter extends RESTCatalogAdapter {
 
   /**
    * The request's principal while the catalog has principals, {@code null} while it has none. Refuses with 401
-   * {@code NotAuthorizedException}, before the request is counted, one without a bearer token of a principal (none
-   * or an unknown one) while there are principals, and one without a bearer token while they are
+   * {@code NotAuthorizedException}, before the request is counted, one without a bearer token of a principal (none,
+   * an unknown one or an expired one) while there are principals, and one without a bearer token while they are
    * {@linkplain ServerSettings#requireBearerToken required}. The token endpoint is open to all.
    */
   private @Nullable String authenticate(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
-    if ("v1/oauth/tokens".equals(request.path())) {
+    if (TokenEndpoint.PATH.equals(request.path())) {
       return null;
     }
     @Nullable String token = bearerToken(request);
@@ -191,7 +191,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       String principal = principals.authenticate(token);
       if (principal == null) {
         throw reject(errorHandler, notAuthorized(token == null ? "no bearer token"
-            : "the bearer token is not a principal's"));
+            : "the bearer token is not a principal's, or it has expired"));
       }
       return principal;
     }

@@ -77,6 +77,10 @@ class EmbeddedCatalogPrincipalsTests {
     assertThat(this.http.post(EVENTS_PATH + "/plan", "{}", BOB).status()).isEqualTo(401);
     assertThat(this.catalog.requestCounts().config()).as("refused requests are not counted").isEqualTo(1);
     assertThat(this.catalog.requestCounts().plan()).isEqualTo(1);
+    // the token endpoint stays open: it answers as an OAuth2 endpoint, not with the catalog's 401
+    RawHttp.Response tokens = this.http.postForm("/v1/oauth/tokens", "grant_type=password");
+    assertThat(tokens.status()).isEqualTo(400);
+    assertThat(tokens.json().path("error").asText()).isEqualTo("unsupported_grant_type");
   }
 
   @Test

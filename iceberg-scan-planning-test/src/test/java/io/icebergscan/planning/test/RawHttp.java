@@ -48,6 +48,15 @@ final class RawHttp {
   }
 
   /**
+   * @param form the body, form-encoded already: {@code "grant_type=client_credentials&client_id=a"}
+   * @param headers names and values, alternating: {@code "Authorization", "Basic …"}
+   */
+  Response postForm(String path, String form, String... headers) {
+    return send(request(path, headers).header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(form)));
+  }
+
+  /**
    * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
    */
   Response head(String path, String... headers) {
