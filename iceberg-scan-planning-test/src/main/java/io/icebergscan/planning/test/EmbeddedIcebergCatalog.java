@@ -2,6 +2,7 @@ package io.icebergscan.planning.test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -73,8 +74,17 @@ import org.jspecify.annotations.Nullable;
  * <p>The knobs ({@link #tasksPerPlanTask}, {@link #planAsync}, {@link #submittedPolls}, {@link #tasksLatency},
  * {@link #metricsLatency}, {@link #fanOut}, {@link #planningEndpoints}, {@link #requireBearerToken},
  * {@link #vendedCredentials}, {@link #credentialsEndpoint}, {@link #readRestrictions(TableIdentifier,
- * RestrictionPolicy) readRestrictions} per table and per bearer token, {@link #recordRequests}) can be set before or
- * after {@link #start()}; a change applies to the requests that arrive after it.
+ * RestrictionPolicy) readRestrictions} per table and per bearer token, {@link #recordRequests}, and the principals:
+ * {@link #principal}, {@link #grant(String, TableIdentifier, RestrictionPolicy) grant} with or without a policy,
+ * {@link #clientCredentials}, {@link #tokenExchange}, {@link #issuedTokenLifetime}, {@link #clock},
+ * {@link #expireToken}) can be set before or after {@link #start()}; a change applies to the requests that arrive
+ * after it.
+ *
+ * <p>With {@linkplain #principal principals} the catalog authenticates: each request's bearer token says whose it is
+ * (401 for none or an unknown or expired one), a principal uses only the tables it was {@linkplain #grant(String,
+ * TableIdentifier) granted} (403), with read restrictions of its own if so granted, and only the plans it submitted
+ * (403, counted by {@link #crossPrincipalRequests()}); its token endpoint issues tokens for OAuth2 client credentials
+ * and by token exchange (RFC 8693), counted by {@link #tokenRequests}.
  *
  * <p>Several catalogs can run in one JVM. Iceberg keeps the state of its own (non fan-out) plans in one
  * JVM-wide map whose stock {@code close()} clears it for everyone; this catalog instead removes only the
@@ -89,6 +99,7 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
   private final ServerSettings settings = new ServerSettings();
   private final RequestCounter counter = new RequestCounter();
   private final RequestRecorder recorder = new RequestRecorder();
+  private final TokenEndpoint tokens = new TokenEndpoint(this.settings.principals);
   private final PlanningAdapter adapter;
   private @Nullable Server server;
   private @Nullable String uri;
@@ -261,10 +272,153 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    * Whether requests need an {@code Authorization: Bearer} header (default false), as at a catalog behind
    * authentication: without one, every request but the token endpoint ({@code POST /v1/oauth/tokens},
    * where Iceberg's adapter issues a token for any client credentials) is answered 401
-   * {@code NotAuthorizedException} and not counted. The token itself is not checked.
+   * {@code NotAuthorizedException} and not counted. The token itself is not checked; {@linkplain #principal
+   * principals} check it, and need a token whether this is on or not.
    */
   public EmbeddedIcebergCatalog requireBearerToken(boolean required) {
     this.settings.requireBearerToken = required;
+    return this;
+  }
+
+  /**
+   * Defines a principal, a caller the catalog tells apart by its bearer tokens: a request with
+   * {@code Authorization: Bearer <t>}, {@code t} one of these tokens (never expiring) or one the {@linkplain
+   * #clientCredentials token endpoint issued} for it (until it {@linkplain #issuedTokenLifetime expires}), is that
+   * principal's. As soon as the catalog has a principal, every request but the token endpoint's
+   * ({@code POST /v1/oauth/tokens}) without the token of a principal (none, an unknown one, an expired one) is
+   * answered 401 {@code NotAuthorizedException}, and, like a request refused for want of a token, not counted; the
+   * message never quotes the token. Without principals (the default) requests are not told apart.
+   *
+   * <p>A principal may use every table until it is {@linkplain #grant(String, TableIdentifier) granted} some; the
+   * plans it submits are its own: {@linkplain #crossPrincipalRequests other principals cannot touch them}. Calling
+   * this again for a principal adds tokens to it.
+   *
+   * @param name the principal's name, not empty, used in messages
+   * @param bearerTokens tokens of this principal, none for one that only gets issued tokens
+   * @throws IllegalArgumentException when a token is empty or is another principal's already
+   */
+  public EmbeddedIcebergCatalog principal(String name, String... bearerTokens) {
+    this.settings.principals.define(name, bearerTokens);
+    return this;
+  }
+
+  /**
+   * Grants the principal the table. Once a principal has any grant, its requests on the path of a table it was not
+   * granted ({@code …/tables/{table}} and below: loads, {@code HEAD}, commits, plans, polls, cancels, {@code /tasks},
+   * {@code GET …/credentials}, metrics) are answered 403 {@code ForbiddenException} naming the table, whether the
+   * table exists or not; they are counted as their routes. A principal without grants may use every table. Requests
+   * whose path names no table (listing, creating, registering, renaming tables) are not checked.
+   *
+   * <p>This grant serves the principal no {@code read-restrictions} of its own: it is served those of its bearer
+   * token, if {@linkplain #readRestrictions(TableIdentifier, String, RestrictionPolicy) any}, else the table's. A
+   * later grant of the same table replaces the earlier one.
+   *
+   * @param table the table, whether it exists yet or not
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}
+   */
+  public EmbeddedIcebergCatalog grant(String principal, TableIdentifier table) {
+    this.settings.principals.grant(principal, table);
+    this.settings.readRestrictions.putForPrincipal(table, principal, null);
+    return this;
+  }
+
+  /**
+   * {@linkplain #grant(String, TableIdentifier) Grants} the principal the table, and serves the principal the
+   * policy as the table's {@code read-restrictions}, whatever its token, in place of the table's {@linkplain
+   * #readRestrictions(TableIdentifier, RestrictionPolicy) policy for every caller}: with its loads, creations and
+   * registrations, and in refusing with 403 its plans' {@code stats-fields} on the columns the policy masks, exactly
+   * as {@link #readRestrictions(TableIdentifier, String, RestrictionPolicy)} does for a bearer token, whose policy,
+   * the more specific, still comes first. {@code RestrictionPolicy.json("{}")} leaves the principal unrestricted on a
+   * restricted table. A later grant of the same table replaces this one.
+   *
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}
+   */
+  public EmbeddedIcebergCatalog grant(String principal, TableIdentifier table, RestrictionPolicy policy) {
+    Objects.requireNonNull(policy, "policy");
+    this.settings.principals.grant(principal, table);
+    this.settings.readRestrictions.putForPrincipal(table, principal, policy);
+    return this;
+  }
+
+  /**
+   * Registers an OAuth2 client of the principal at the token endpoint ({@code POST /v1/oauth/tokens}, form-encoded),
+   * which the catalog answers itself while it has principals: a {@code grant_type=client_credentials} request
+   * authenticated as this client, with HTTP Basic ({@code client_secret_basic}: id and secret form-encoded first, as
+   * Spring Security sends them, or as they are) or with {@code client_id} and {@code client_secret} in the body
+   * ({@code client_secret_post}, as Iceberg's {@code RESTCatalog} sends them), is answered 200 with a new random
+   * opaque token of the principal: {@code {"access_token": …, "token_type": "Bearer", "expires_in": …}}, the
+   * {@linkplain #issuedTokenLifetime issued-token lifetime} in seconds. A wrong secret, an unknown client or no client
+   * authentication is answered 401 {@code {"error": "invalid_client", "error_description": …}}, another grant type
+   * 400 {@code unsupported_grant_type}. The same client may authenticate a {@linkplain #tokenExchange token
+   * exchange}. Registering the id again replaces its secret and principal. Without principals, Iceberg's adapter
+   * answers the endpoint as before: a token for any client credentials, which no principal check follows.
+   *
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}, or the id or the
+   *     secret is empty
+   */
+  public EmbeddedIcebergCatalog clientCredentials(String principal, String clientId, String clientSecret) {
+    this.settings.principals.clientCredentials(principal, clientId, clientSecret);
+    return this;
+  }
+
+  /**
+   * Registers an identity provider's token (a user's JWT, say, as an opaque string: it is compared, not parsed) that
+   * the token endpoint exchanges, as RFC 8693 says, for a new token of the principal. A
+   * {@code grant_type=urn:ietf:params:oauth:grant-type:token-exchange} request with {@code subject_token} this token,
+   * {@code subject_token_type} {@code urn:ietf:params:oauth:token-type:access_token} or {@code …:jwt}, and
+   * {@code actor_token} a valid token of any principal (the service acting for the subject) with
+   * {@code actor_token_type} one of those two, is answered 200 with {@code access_token} (new, random, opaque),
+   * {@code issued_token_type} {@code urn:ietf:params:oauth:token-type:access_token}, {@code token_type}
+   * {@code Bearer} and {@code expires_in}: what Spring Security's {@code RestClientTokenExchangeTokenResponseClient}
+   * and {@code WebClientReactiveTokenExchangeTokenResponseClient} send and read. Client authentication is optional
+   * ({@code client_id} alone is a public client's), but when present (HTTP Basic, or {@code client_secret} in the
+   * body) it must be a {@linkplain #clientCredentials registered client}'s, or the answer is 401
+   * {@code invalid_client}.
+   *
+   * <p>Refusals, never quoting a token: a subject token not registered, 400 {@code {"error": "invalid_grant",
+   * "error_description": …}}; no {@code actor_token}, one that is not a principal's valid token, a missing or other
+   * token type, or a {@code requested_token_type} other than an access token, 400 {@code invalid_request}.
+   * Registering the token again gives it another principal.
+   *
+   * @param subjectToken the identity provider's token, not empty
+   * @throws IllegalArgumentException when no such principal is {@linkplain #principal defined}
+   */
+  public EmbeddedIcebergCatalog tokenExchange(String subjectToken, String principal) {
+    this.settings.principals.exchangeable(subjectToken, principal);
+    return this;
+  }
+
+  /**
+   * How long a token the token endpoint issues from now on is accepted (default 1 hour), on the {@linkplain #clock
+   * clock}; its answer's {@code expires_in} is this in whole seconds. Once expired, a token is refused with 401
+   * {@code NotAuthorizedException}, as an unknown one is, and is no longer a valid {@code actor_token}. Tokens
+   * given to {@link #principal} do not expire.
+   *
+   * @param lifetime positive
+   */
+  public EmbeddedIcebergCatalog issuedTokenLifetime(Duration lifetime) {
+    this.settings.principals.issuedTokenLifetime(lifetime);
+    return this;
+  }
+
+  /**
+   * The clock issued tokens are stamped and expire by (default the system's); can be changed at any time, and a
+   * settable test clock (a {@code Clock.fixed} set again) makes tokens expire when the test says.
+   */
+  public EmbeddedIcebergCatalog clock(Clock clock) {
+    this.settings.principals.clock(clock);
+    return this;
+  }
+
+  /**
+   * Expires a principal's token now, as if its lifetime had run out: every request with it from now on is answered
+   * 401 {@code NotAuthorizedException}, for a test that a client replaces a token expiring in the middle of its
+   * work. Works on issued tokens and on those given to {@link #principal} alike.
+   *
+   * @throws IllegalArgumentException when it is not a principal's token (the message does not quote it)
+   */
+  public EmbeddedIcebergCatalog expireToken(String token) {
+    this.settings.principals.expire(token);
     return this;
   }
 
@@ -340,7 +494,9 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    *
    * @param table the table, whether it exists yet or not
    * @param policy what every caller is served, unless its bearer token has a {@linkplain
-   *     #readRestrictions(TableIdentifier, String, RestrictionPolicy) policy of its own}; {@code null} removes it
+   *     #readRestrictions(TableIdentifier, String, RestrictionPolicy) policy of its own} or its principal was
+   *     {@linkplain #grant(String, TableIdentifier, RestrictionPolicy) granted the table with one}; {@code null}
+   *     removes it
    */
   public EmbeddedIcebergCatalog readRestrictions(TableIdentifier table, @Nullable RestrictionPolicy policy) {
     this.settings.readRestrictions.put(table, policy);
@@ -352,8 +508,10 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
    * their own {@code read-restrictions}, in place of the table's {@linkplain #readRestrictions(TableIdentifier,
    * RestrictionPolicy) policy for every caller}, and refuses their plans' {@code stats-fields} on the columns it
    * masks as that one does. {@code RestrictionPolicy.json("{}")} leaves them unrestricted on a restricted table.
-   * The token is matched as sent, not checked: with {@link #requireBearerToken} or not, any token reaches the
-   * catalog; Iceberg's token endpoint issues one for any client credentials.
+   * The token is matched as sent: without {@linkplain #principal principals} it is not checked (with
+   * {@link #requireBearerToken} or not, any token reaches the catalog; Iceberg's token endpoint issues one for any
+   * client credentials), with them it must be a principal's, and this policy comes before that principal's
+   * {@linkplain #grant(String, TableIdentifier, RestrictionPolicy) own}.
    *
    * @param bearerToken the token, not empty
    * @param policy what those callers are served; {@code null} removes it, and they get the table's again
@@ -425,7 +583,8 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.counter, this.recorder)), "/*");
+    context.addServlet(new ServletHolder(new CatalogServlet(this.adapter, this.tokens, this.counter, this.recorder)),
+        "/*");
     jetty.setHandler(context);
     try {
       jetty.start();
@@ -513,9 +672,38 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     return this.counter.snapshot();
   }
 
-  /** Starts the counts and the times again from zero, e.g. after setting up tables or before the plan measured. */
+  /**
+   * Starts the counts and the times again from zero, e.g. after setting up tables or before the plan measured, and
+   * {@link #crossPrincipalRequests()} and {@link #tokenRequests} too.
+   */
   public void resetRequestCounts() {
     this.counter.reset();
+    this.adapter.planOwners().resetCounts();
+    this.tokens.resetCounts();
+  }
+
+  /**
+   * How many requests of one {@linkplain #principal principal} for a plan another submitted were refused (403
+   * {@code ForbiddenException}, "plan … belongs to another principal") since start or {@link #resetRequestCounts()}:
+   * a poll ({@code GET …/plan/{plan-id}}), a cancel ({@code DELETE …/plan/{plan-id}}), a fetch ({@code POST …/tasks})
+   * of one of its plan-tasks (those of its submission's and polls' answers, of the answers to fetches of them,
+   * Iceberg's chain and a {@linkplain #fanOut fan-out}'s tree alike) and {@code GET …/credentials?planId=} with its
+   * id. A client test asserts 0 to prove every request of a plan carried the plan's identity. A plan submitted while
+   * the catalog had no principals belongs to no one; a plan is forgotten once cancelled or answered failed or
+   * cancelled by a poll, and its plan id and plan-tasks are then answered as unknown ones.
+   */
+  public int crossPrincipalRequests() {
+    return this.adapter.planOwners().crossPrincipalRequests();
+  }
+
+  /**
+   * How many requests of the grant type the token endpoint answered with a token while the catalog had principals,
+   * since start or {@link #resetRequestCounts()}: {@code "client_credentials"} ({@link #clientCredentials}),
+   * {@code "urn:ietf:params:oauth:grant-type:token-exchange"} ({@link #tokenExchange}); refusals are not counted, nor
+   * the tokens Iceberg's adapter issues while there are no principals.
+   */
+  public int tokenRequests(String grantType) {
+    return this.tokens.answered(Objects.requireNonNull(grantType, "grantType"));
   }
 
   /** Stops the server and removes this catalog's plans; idempotent. */
@@ -559,7 +747,9 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
   /**
    * Iceberg's servlet, which rejects a path its own routes do not name before the adapter sees it, and
-   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here. It ends each timed
+   * {@code GET …/credentials} is not among them (1.11): that one is handed to the adapter here. While the catalog has
+   * principals, the token endpoint is answered here too, by {@link TokenEndpoint}: OAuth2 error answers are not the
+   * Iceberg error bodies the adapter writes. It ends each timed
    * request's time once the answer is written, which happens here, after the adapter has returned. It records
    * requests while recording is on. It holds back the answers of table loads, creations and registrations, the only
    * ones that can carry {@code read-restrictions}, until the adapter has said which (on this thread, through
@@ -571,12 +761,14 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
     private static final long serialVersionUID = 1L;
 
     private final transient PlanningAdapter adapter;
+    private final transient TokenEndpoint tokens;
     private final transient RequestCounter counter;
     private final transient RequestRecorder recorder;
 
-    CatalogServlet(PlanningAdapter adapter, RequestCounter counter, RequestRecorder recorder) {
+    CatalogServlet(PlanningAdapter adapter, TokenEndpoint tokens, RequestCounter counter, RequestRecorder recorder) {
       super(adapter);
       this.adapter = adapter;
+      this.tokens = tokens;
       this.counter = counter;
       this.recorder = recorder;
     }
@@ -594,7 +786,12 @@ public final class EmbeddedIcebergCatalog implements AutoCloseable {
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
-      if (PlanningRoute.answersLoadTable(HTTPMethod.POST, request.getRequestURI().substring(1))) {
+      String path = request.getRequestURI().substring(1);
+      if (TokenEndpoint.PATH.equals(path) && this.tokens.answers()) {
+        this.tokens.answer(request, response);
+        return;
+      }
+      if (PlanningRoute.answersLoadTable(HTTPMethod.POST, path)) {
         answerLoadTable(request, response, super::doPost);
         return;
       }

@@ -68,6 +68,8 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   private final ServerSettings settings;
   private final RequestCounter counter;
   private final FanOutPlans fanOutPlans = new FanOutPlans();
+  /** Whose each plan and plan-task is, while the catalog has principals. */
+  private final PlanOwners planOwners = new PlanOwners();
   /** Plans left in Iceberg's JVM-wide planning state by this adapter, removed on close. */
   private final Set<String> icebergPlanIds = ConcurrentHashMap.newKeySet();
 
@@ -105,13 +107,13 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   @Override
   protected <T extends RESTResponse> @Nullable T execute(HTTPRequest request, Class<T> responseType,
       Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
-    if (this.settings.requireBearerToken && !"v1/oauth/tokens".equals(request.path()) && !hasBearerToken(request)) {
-      throw reject(errorHandler, ErrorResponse.builder().responseCode(401).withType("NotAuthorizedException")
-          .withMessage("Not authorized: no bearer token"));
-    }
+    @Nullable String principal = authenticate(request, errorHandler);
     PlanningRoute route = PlanningRoute.of(request.method(), request.path());
     this.counter.started(route);
     try {
+      if (principal != null) {
+        refuseWhatIsNotThePrincipals(route, request, principal, errorHandler);
+      }
       if (route == PlanningRoute.CREDENTIALS) {
         return responseType.cast(loadCredentials(request, errorHandler));
       }
@@ -122,7 +124,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       if (route == PlanningRoute.OTHER) {
         T response = withVendedCredentials(request,
             super.execute(request, responseType, errorHandler, responseHeaders), responseType, errorHandler);
-        serveReadRestrictions(request, response, errorHandler);
+        serveReadRestrictions(request, response, principal, errorHandler);
         return response;
       }
       if (route == PlanningRoute.CONFIG) {
@@ -134,6 +136,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       }
       if (route == PlanningRoute.CANCEL) {
         String planId = PlanningRoute.planId(request.path());
+        this.planOwners.ended(planId);
         if (this.fanOutPlans.owns(planId)) {
           this.fanOutPlans.remove(planId);
           return null;
@@ -142,7 +145,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         return super.execute(request, responseType, errorHandler, responseHeaders);
       }
       if (route == PlanningRoute.PLAN) {
-        refuseStatsOfMaskedColumns(request, errorHandler);
+        refuseStatsOfMaskedColumns(request, principal, errorHandler);
       }
       if (route == PlanningRoute.TASKS && !this.settings.tasksLatency.isZero()) {
         long waiting = System.nanoTime();
@@ -157,17 +160,128 @@ final class PlanningAdapter extends RESTCatalogAdapter {
         throw reject(errorHandler, errorFor(failure));
       }
       if (ours != null) {
+        placePlanTasks(request, principal, ours);
         return responseType.cast(vended(request, ours, errorHandler));
       }
       T response = super.execute(request, responseType, errorHandler, responseHeaders);
       if (response instanceof PlanTableScanResponse planned && planned.planId() != null) {
         this.icebergPlanIds.add(planned.planId());
       }
+      placePlanTasks(request, principal, response);
       return withVendedCredentials(request, response, responseType, errorHandler);
     }
     finally {
       this.counter.finished(route);
     }
+  }
+
+  /**
+   * The request's principal while the catalog has principals, {@code null} while it has none. Refuses with 401
+   * {@code NotAuthorizedException}, before the request is counted, one without a bearer token of a principal (none,
+   * an unknown one or an expired one) while there are principals, and one without a bearer token while they are
+   * {@linkplain ServerSettings#requireBearerToken required}. The token endpoint is open to all.
+   */
+  private @Nullable String authenticate(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
+    if (TokenEndpoint.PATH.equals(request.path())) {
+      return null;
+    }
+    @Nullable String token = bearerToken(request);
+    Principals principals = this.settings.principals;
+    if (principals.any()) {
+      String principal = principals.authenticate(token);
+      if (principal == null) {
+        throw reject(errorHandler, notAuthorized(token == null ? "no bearer token"
+            : "the bearer token is not a principal's, or it has expired"));
+      }
+      return principal;
+    }
+    if (this.settings.requireBearerToken && token == null) {
+      throw reject(errorHandler, notAuthorized("no bearer token"));
+    }
+    return null;
+  }
+
+  private static ErrorResponse.Builder notAuthorized(String why) {
+    return ErrorResponse.builder().responseCode(401).withType("NotAuthorizedException")
+        .withMessage("Not authorized: " + why);
+  }
+
+  /**
+   * Answers 403 ({@code ForbiddenException}) a request on the path of a table not granted to the principal, and a
+   * poll, cancel or credentials request of a plan, or a fetch of a plan-task, that belongs to another principal;
+   * the latter are counted as {@linkplain PlanOwners#crossPrincipalRequests cross-principal requests}. A plan or a
+   * plan-task this catalog has not placed (unknown, or submitted while it had no principals) is left to the route.
+   */
+  private void refuseWhatIsNotThePrincipals(PlanningRoute route, HTTPRequest request, String principal,
+      Consumer<ErrorResponse> errorHandler) {
+    @Nullable TableIdentifier table = PlanningRoute.tableOf(request.path());
+    if (table != null && !this.settings.principals.mayUse(principal, table)) {
+      throw reject(errorHandler, forbidden("table " + table + " is not granted to principal " + principal));
+    }
+    @Nullable String planId;
+    @Nullable String owner;
+    switch (route) {
+      case POLL, CANCEL -> {
+        planId = PlanningRoute.planId(request.path());
+        owner = this.planOwners.ofPlan(planId);
+      }
+      case CREDENTIALS -> {
+        planId = request.queryParameters().get("planId");
+        owner = planId == null ? null : this.planOwners.ofPlan(planId);
+      }
+      case TASKS -> {
+        @Nullable String handle = castRequest(FetchScanTasksRequest.class, request.body()).planTask();
+        PlanOwners.Owner handleOwner = handle == null ? null : this.planOwners.ofPlanTask(handle);
+        planId = handleOwner == null ? null : handleOwner.planId();
+        owner = handleOwner == null ? null : handleOwner.principal();
+      }
+      default -> {
+        return;
+      }
+    }
+    if (owner != null && !owner.equals(principal)) {
+      this.planOwners.refusedCrossPrincipal();
+      throw reject(errorHandler, forbidden("plan " + (planId != null ? planId : "of this plan task")
+          + " belongs to another principal"));
+    }
+  }
+
+  private static ErrorResponse.Builder forbidden(String why) {
+    return ErrorResponse.builder().responseCode(403).withType("ForbiddenException").withMessage("Forbidden: " + why);
+  }
+
+  /**
+   * Records whose the plan-tasks of an answer are, while the catalog has principals: a submission's are the
+   * principal's, a poll's the plan's principal's, a fetch's the fetched plan-task's principal's. A poll that answers
+   * the plan failed or cancelled ends it.
+   */
+  private void placePlanTasks(HTTPRequest request, @Nullable String principal, @Nullable RESTResponse answer) {
+    if (principal == null) {
+      return;
+    }
+    if (answer instanceof PlanTableScanResponse planned) {
+      this.planOwners.submitted(principal, planned.planId(), planned.planTasks());
+    }
+    else if (answer instanceof FetchPlanningResultResponse polled) {
+      String planId = PlanningRoute.planId(request.path());
+      if (polled.planStatus() == PlanStatus.FAILED || polled.planStatus() == PlanStatus.CANCELLED) {
+        this.planOwners.ended(planId);
+      }
+      else {
+        this.planOwners.polled(planId, polled.planTasks());
+      }
+    }
+    else if (answer instanceof FetchScanTasksResponse fetched) {
+      @Nullable String handle = castRequest(FetchScanTasksRequest.class, request.body()).planTask();
+      if (handle != null) {
+        this.planOwners.fetched(handle, fetched.planTasks());
+      }
+    }
+  }
+
+  /** Whose each plan is, and how many requests of a plan by another principal were refused. */
+  PlanOwners planOwners() {
+    return this.planOwners;
   }
 
   /**
@@ -187,13 +301,14 @@ final class PlanningAdapter extends RESTCatalogAdapter {
    * field ids are those of the metadata in the answer. A policy that cannot be served (a column the schema lacks)
    * fails the request, as Iceberg's adapter answers an {@link IllegalArgumentException}.
    */
-  private void serveReadRestrictions(HTTPRequest request, @Nullable RESTResponse response,
+  private void serveReadRestrictions(HTTPRequest request, @Nullable RESTResponse response, @Nullable String principal,
       Consumer<ErrorResponse> errorHandler) {
     if (!(response instanceof LoadTableResponse loaded)
         || !PlanningRoute.answersLoadTable(request.method(), request.path())) {
       return;
     }
-    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(loadedTable(request), bearerToken(request));
+    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(loadedTable(request), principal,
+        bearerToken(request));
     if (policy == null) {
       return;
     }
@@ -221,9 +336,10 @@ final class PlanningAdapter extends RESTCatalogAdapter {
    * for the caller, or a field nested under one: their bounds and counts are raw values. Names resolve as the plan
    * resolves them (its {@code case-sensitive}); a name the table lacks is left to Iceberg's planning.
    */
-  private void refuseStatsOfMaskedColumns(HTTPRequest request, Consumer<ErrorResponse> errorHandler) {
+  private void refuseStatsOfMaskedColumns(HTTPRequest request, @Nullable String principal,
+      Consumer<ErrorResponse> errorHandler) {
     TableIdentifier table = PlanningRoute.table(request.path());
-    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(table, bearerToken(request));
+    RestrictionPolicy policy = this.settings.readRestrictions.servedTo(table, principal, bearerToken(request));
     if (policy == null) {
       return;
     }
@@ -247,8 +363,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
       if (column != null) {
         String what = column.equals(name) ? "the masked column " + name
             : name + ", which is under the masked column " + column;
-        throw reject(errorHandler, ErrorResponse.builder().responseCode(403).withType("ForbiddenException")
-            .withMessage("Forbidden: stats-fields names " + what + " for this caller"));
+        throw reject(errorHandler, forbidden("stats-fields names " + what + " for this caller"));
       }
     }
   }
@@ -495,10 +610,6 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     return path.endsWith("/plan") || path.endsWith("/plan/{plan-id}") || path.endsWith("/tasks");
   }
 
-  private static boolean hasBearerToken(HTTPRequest request) {
-    return bearerToken(request) != null;
-  }
-
   /** The token of the request's first {@code Authorization: Bearer} header, {@code null} without one. */
   private static @Nullable String bearerToken(HTTPRequest request) {
     return request.headers().entries("Authorization").stream().map(header -> header.value())
@@ -535,6 +646,7 @@ final class PlanningAdapter extends RESTCatalogAdapter {
   @Override
   public void close() {
     this.fanOutPlans.clear();
+    this.planOwners.clear();
     this.icebergPlanIds.forEach(CatalogHandlers::cancelPlanTableScan);
     this.icebergPlanIds.clear();
   }

@@ -6,6 +6,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.HTTPRequest.HTTPMethod;
 import org.apache.iceberg.rest.RESTUtil;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The requests the embedded catalog treats specially, recognised from the method and the path the
@@ -78,6 +79,17 @@ enum PlanningRoute {
   /** The table of a table route's path. */
   static TableIdentifier table(String path) {
     return TableIdentifier.of(namespace(path), RESTUtil.decodeString(path.split("/", -1)[4]));
+  }
+
+  /**
+   * The table a request's path names: a table's own path ({@code v1/namespaces/{namespace}/tables/{table}}) and every
+   * path below it; {@code null} for any other path.
+   */
+  static @Nullable TableIdentifier tableOf(String path) {
+    List<String> parts = List.of(path.split("/", -1));
+    boolean table = parts.size() >= 5 && "v1".equals(parts.get(0)) && "namespaces".equals(parts.get(1))
+        && "tables".equals(parts.get(3)) && !parts.get(4).isEmpty();
+    return table ? table(path) : null;
   }
 
   /** The plan id of a poll or cancel path. */

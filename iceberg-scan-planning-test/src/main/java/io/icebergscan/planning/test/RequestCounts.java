@@ -5,7 +5,8 @@ import java.util.Objects;
 /**
  * How many planning, credentials and metrics requests an {@link EmbeddedIcebergCatalog} has answered since it started or
  * since {@link EmbeddedIcebergCatalog#resetRequestCounts()}, and the time it spent answering plans; requests rejected
- * before reaching the catalog (a body that does not parse, a missing bearer token) are neither counted nor timed.
+ * before reaching the catalog (a body that does not parse, a missing bearer token, with principals one that is not
+ * a principal's) are neither counted nor timed.
  *
  * @param config {@code GET /v1/config}
  * @param plan {@code POST …/plan}

@@ -29,4 +29,6 @@ final class ServerSettings {
   volatile boolean credentialsEndpoint = true;
   /** The {@code read-restrictions} of table loads, per table and per table and bearer token. */
   final RestrictionPolicies readRestrictions = new RestrictionPolicies();
+  /** The principals, their tokens and grants; while there are none, requests are not told apart. */
+  final Principals principals = new Principals();
 }

@@ -47,13 +47,36 @@ final class RawHttp {
         .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
-  Response delete(String path) {
-    return send(request(path).DELETE());
+  /**
+   * @param form the body, form-encoded already: {@code "grant_type=client_credentials&client_id=a"}
+   * @param headers names and values, alternating: {@code "Authorization", "Basic …"}
+   */
+  Response postForm(String path, String form, String... headers) {
+    return send(request(path, headers).header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(form)));
   }
 
-  /** POST …/tasks for a handle. */
-  Response tasks(String tablePath, String planTask) {
-    return post(tablePath + "/tasks", "{\"plan-task\":" + quote(planTask) + "}");
+  /**
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response head(String path, String... headers) {
+    return send(request(path, headers).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+  }
+
+  /**
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response delete(String path, String... headers) {
+    return send(request(path, headers).DELETE());
+  }
+
+  /**
+   * POST …/tasks for a handle.
+   *
+   * @param headers names and values, alternating: {@code "Authorization", "Bearer t"}
+   */
+  Response tasks(String tablePath, String planTask, String... headers) {
+    return post(tablePath + "/tasks", "{\"plan-task\":" + quote(planTask) + "}", headers);
   }
 
   private HttpRequest.Builder request(String path, String... headers) {
