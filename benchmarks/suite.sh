@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${SUITE_OUT:-benchmarks/target/suite}
-parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory governed"}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory governed caller"}
 mkdir -p "$out"
 
 mvn -B -q -pl benchmarks -am -DskipTests package
@@ -78,6 +78,8 @@ for part in $parts; do
         -p storageLatencyMillis=0,10 -p readConcurrency=16 -wi 3 -w 10s -i 5 -r 10s -prof gc ;;
     # a governed table's read restrictions (a row filter, three masks) against the same read unrestricted, in one run
     governed) jmh governed GovernedRead -f 2 -prof gc ;;
+    # a flat plan of 64 fetches as the planner's identity, as a caller passed through, and by a planner of callers
+    caller) jmh caller CallerPlan -prof gc ;;
     readmemory)
       for mode in stream collect; do
         echo "=== read memory: $mode"
