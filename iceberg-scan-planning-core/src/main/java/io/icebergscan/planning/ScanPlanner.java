@@ -115,7 +115,8 @@ public interface ScanPlanner extends AutoCloseable {
   int requestsInFlight();
 
   /**
-   * Asks the catalog for its configuration afresh (not the cached discovery plans use).
+   * Asks the catalog for its configuration afresh (not the cached discovery plans use), as the planner's own
+   * identity, even on a caller's view: it is the health indicator's.
    *
    * @throws ScanPlanningException when the catalog cannot be reached, answers with an error, or takes
    *     longer than {@code timeout}

@@ -122,6 +122,9 @@ class CallerIdentityTest {
         .startsWith("s3://b/service-"));
     assertThat(this.catalog.violations).isEmpty();
     assertThat(this.catalog.configs).containsExactly("alice", "service");
+    // the health check asks as the planner, even through a caller's view
+    planner.as(CatalogCredentials.bearer("alice-token")).checkCatalog(Duration.ofSeconds(10));
+    assertThat(this.catalog.configs).containsExactly("alice", "service", "service");
   }
 
   @Test

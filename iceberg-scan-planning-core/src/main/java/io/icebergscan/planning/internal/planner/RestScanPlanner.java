@@ -550,7 +550,7 @@ public final class RestScanPlanner implements ScanPlanner {
     refuseToBlockOnANonBlockingThread("checkCatalog()", "call it from a blocking thread");
     long started = System.nanoTime();
     // the timeout is the check's own signal: block() alone cannot tell it from a block() refused for its thread
-    DiscoveredCatalog catalog = this.client.discoverNow()
+    DiscoveredCatalog catalog = this.root.discoverNow()
         .timeout(timeout, Mono.error(() -> new TransportException("GET /v1/config got no answer within " + timeout,
             null, new TimeoutException(timeout.toString()))))
         .block();
