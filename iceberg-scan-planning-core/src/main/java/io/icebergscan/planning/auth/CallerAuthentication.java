@@ -13,9 +13,9 @@ import reactor.core.publisher.Mono;
 /**
  * Authenticates a request made for a caller ({@link io.icebergscan.planning.ScanPlanner#as}) with the caller's
  * {@link CatalogCredentials}, in place of the planner's own. Every planner adds it as its innermost filter; an
- * application never needs to: it is public so that the planner, in another package, can. Innermost, so that its {@code Authorization} is the one sent whatever the planner's
- * headers and filters set, and the planner's {@code OAuth2ClientCredentials} does not fetch a token of its own for
- * it ({@link #isCallers}). A request refused with 401 or 419 is sent once more when the credentials say another
+ * application never needs to: it is public so that the planner, in another package, can. Innermost, so that its
+ * {@code Authorization} is the one sent whatever the planner's headers and filters set; and the planner's
+ * {@code OAuth2ClientCredentials} fetches no token of its own for it ({@link #isCallers}). A request refused with 401 or 419 is sent once more when the credentials say another
  * value may do ({@link CatalogCredentials#refused}).
  */
 public final class CallerAuthentication implements ExchangeFilterFunction {
