@@ -101,10 +101,11 @@ class ScanPlanningMetricsAutoConfigurationTests {
       await().atMost(BOUND).until(() -> registry.find(PLAN).timer() != null);
 
       // ours, and the "error" Micrometer's meter handler adds to every observation's timer (as for HTTP clients); a
-      // plan's tells a read under read restrictions apart
+      // plan's tells a read under read restrictions apart, and a caller's plan from the service's own
       assertThat(registry.get(PLAN).timer().getId().getTags()).extracting(tag -> tag.getKey())
-          .containsExactlyInAnyOrder("outcome", "exception", "error", "restricted");
+          .containsExactlyInAnyOrder("outcome", "exception", "error", "restricted", "identity");
       assertThat(registry.get(PLAN).timer().getId().getTag("restricted")).isEqualTo("false");
+      assertThat(registry.get(PLAN).timer().getId().getTag("identity")).isEqualTo("service");
       assertThat(registry.get(FETCHES).timer().getId().getTags()).extracting(tag -> tag.getKey())
           .containsExactlyInAnyOrder("outcome", "exception", "error");
     });
