@@ -7,7 +7,6 @@ import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TokenExchangeException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.Redaction;
-import io.icebergscan.planning.internal.http.CatalogErrors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.oauth2.client.endpoint.TokenExchangeGrantRequest;
 import org.springframework.security.oauth2.client.endpoint.WebClientReactiveTokenExchangeTokenResponseClient;
@@ -88,7 +87,17 @@ final class TokenExchangeGrant {
         // no answer from the token endpoint (refused, reset, timed out): a transport failure there
         .onErrorMap(failure -> !(failure instanceof ScanPlanningException),
             failure -> new TransportException(Redaction.maskUserInfo("POST " + this.endpoint + " (token exchange) "
-                + "failed: " + CatalogErrors.cause(failure)), null, failure));
+                + "failed: " + rootCause(failure)), null, failure));
+  }
+
+  /** What failed below WebClient, whose own exception may say no more than its class name. */
+  private static String rootCause(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
   }
 
   /** A token that an {@code Authorization} header can carry, as {@code CatalogCredentials.bearer} requires. */
