@@ -77,7 +77,8 @@ public record IcebergRestProperties(
   public String toString() {
     return "IcebergRestProperties[uri=" + Redaction.maskUserInfo(this.uri) + ", warehouse=" + this.warehouse
         + ", prefix=" + this.prefix + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
-        + ", oauth2=" + this.oauth2 + ", identity=" + this.identity + ", caller=" + this.caller + ", ssl=" + this.ssl + ", connectTimeout=" + this.connectTimeout
+        + ", oauth2=" + this.oauth2 + ", identity=" + this.identity + ", caller=" + this.caller + ", ssl=" + this.ssl
+        + ", connectTimeout=" + this.connectTimeout
         + ", responseTimeout=" + this.responseTimeout + ", requestTimeout=" + this.requestTimeout
         + ", retry=" + this.retry + ", scanPlanning=" + this.scanPlanning + "]";
   }

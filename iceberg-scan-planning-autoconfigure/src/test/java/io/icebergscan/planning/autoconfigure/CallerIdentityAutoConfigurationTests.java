@@ -120,7 +120,8 @@ class CallerIdentityAutoConfigurationTests {
     this.runner.withPropertyValues(uri(), "iceberg.rest.token=service-token").run(context -> {
       assertThat(context).doesNotHaveBean(Callers.class).doesNotHaveBean(CallerTokenExchange.class);
       ScanPlanner planner = context.getBean(ScanPlanner.class);
-      assertThat(planAs(bearer(ALICE_TOKEN), planner)).allSatisfy(path -> assertThat(path).startsWith("s3://b/service-"));
+      assertThat(planAs(bearer(ALICE_TOKEN), planner))
+          .allSatisfy(path -> assertThat(path).startsWith("s3://b/service-"));
       assertThat(this.catalog.authorizations()).containsOnly("Bearer service-token");
       assertThat(context.getBean(IcebergRestProperties.class).identity())
           .isEqualTo(IcebergRestProperties.Identity.SERVICE);
