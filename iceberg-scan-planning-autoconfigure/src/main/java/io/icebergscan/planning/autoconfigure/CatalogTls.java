@@ -5,6 +5,7 @@ import javax.net.ssl.SSLException;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslOptions;
 
@@ -12,6 +13,20 @@ import org.springframework.boot.ssl.SslOptions;
 final class CatalogTls {
 
   private CatalogTls() {
+  }
+
+  /**
+   * The TLS context of the connection's SSL bundle, or {@code null} for the JVM's defaults: for the catalog and the
+   * token endpoints alike.
+   */
+  static @Nullable SslContext sslContext(IcebergRestConnectionDetails connection, IcebergRestProperties properties) {
+    SslBundle bundle = connection.getSslBundle();
+    if (bundle == null) {
+      return null;
+    }
+    return sslContext(bundle, connection instanceof PropertiesIcebergRestConnectionDetails
+        ? "the SSL bundle '" + properties.ssl().bundle() + "' (iceberg.rest.ssl.bundle)"
+        : "the SSL bundle of " + connection.getClass().getName());
   }
 
   /** @param source what the bundle is, for a message: the property that named it, or the connection details */

@@ -2,6 +2,7 @@ package io.icebergscan.planning.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -25,6 +26,12 @@ import org.springframework.util.unit.DataSize;
  * @param token Bearer token sent as "Authorization: Bearer ..." with every request; an empty one sends
  *     none. For tokens that expire, use "iceberg.rest.oauth2.*" instead.
  * @param oauth2 OAuth2 client-credentials authentication against the catalog.
+ * @param identity Whose identity the catalog's requests carry: "service", the application's own (the token or
+ *     OAuth2 client above), or "caller", the caller of each call: the bearer token (JWT or opaque) that authenticated
+ *     the current request to the application's Spring Security resource server. A call without one fails before
+ *     anything is sent (a 401 problem detail). With "caller", the application's own identity only checks the
+ *     catalog's health.
+ * @param caller How a caller's identity reaches the catalog, with identity "caller".
  * @param ssl TLS settings of the connections to the catalog.
  * @param connectTimeout Time to establish a connection to the catalog.
  * @param responseTimeout Time to wait for each response of the catalog, and for each silence while a
@@ -42,6 +49,8 @@ public record IcebergRestProperties(
     @DefaultValue Map<String, String> headers,
     @Nullable String token,
     @DefaultValue OAuth2 oauth2,
+    @DefaultValue("service") Identity identity,
+    @DefaultValue Caller caller,
     @DefaultValue Ssl ssl,
     @Nullable Duration connectTimeout,
     @Nullable Duration responseTimeout,
@@ -56,6 +65,11 @@ public record IcebergRestProperties(
       throw new IllegalArgumentException("iceberg.rest.token and iceberg.rest.oauth2.client-id are both set: "
           + "choose one way to authenticate");
     }
+    if (caller.mode() == Caller.Mode.TOKEN_EXCHANGE && identity != Identity.CALLER) {
+      throw new IllegalArgumentException("iceberg.rest.caller.mode is token-exchange, which exchanges the tokens of "
+          + "callers, but iceberg.rest.identity is " + identity.name().toLowerCase(Locale.ROOT)
+          + ": set iceberg.rest.identity=caller too");
+    }
   }
 
   /** Never shows the token or header values: they often hold credentials. */
@@ -63,7 +77,8 @@ public record IcebergRestProperties(
   public String toString() {
     return "IcebergRestProperties[uri=" + Redaction.maskUserInfo(this.uri) + ", warehouse=" + this.warehouse
         + ", prefix=" + this.prefix + ", headers=" + new TreeMap<>(this.headers).keySet() + ", token=" + masked(this.token)
-        + ", oauth2=" + this.oauth2 + ", ssl=" + this.ssl + ", connectTimeout=" + this.connectTimeout
+        + ", oauth2=" + this.oauth2 + ", identity=" + this.identity + ", caller=" + this.caller + ", ssl=" + this.ssl
+        + ", connectTimeout=" + this.connectTimeout
         + ", responseTimeout=" + this.responseTimeout + ", requestTimeout=" + this.requestTimeout
         + ", retry=" + this.retry + ", scanPlanning=" + this.scanPlanning + "]";
   }
@@ -129,6 +144,100 @@ public record IcebergRestProperties(
           + Redaction.maskUserInfo(this.tokenUri) + ", scopes=" + this.scopes + ", clientAuthenticationMethod="
           + this.clientAuthenticationMethod + ", refreshBefore=" + this.refreshBefore + ", defaultTokenLifetime="
           + this.defaultTokenLifetime + "]";
+    }
+  }
+
+  /** Whose identity the catalog's requests carry. */
+  public enum Identity {
+
+    /** The application's own: its token or OAuth2 client credentials. */
+    SERVICE,
+
+    /** The caller of each call, from Spring Security's {@code Authentication} (or a {@code Callers} bean). */
+    CALLER
+  }
+
+  /**
+   * How a caller's identity reaches the catalog, with {@code iceberg.rest.identity=caller}.
+   *
+   * @param mode How the caller's bearer token reaches the catalog: "pass-through" sends it as it is; "token-exchange"
+   *     exchanges it (RFC 8693) at an OAuth2 token endpoint for a token of the catalog, the application's own
+   *     client-credentials token ("iceberg.rest.oauth2.*") being the actor.
+   * @param tokenExchange The exchange of callers' tokens, with mode "token-exchange".
+   */
+  public record Caller(
+      @DefaultValue("pass-through") Mode mode,
+      @DefaultValue TokenExchange tokenExchange) {
+
+    /** How a caller's bearer token reaches the catalog. */
+    public enum Mode {
+
+      /** Sent to the catalog as it is. */
+      PASS_THROUGH,
+
+      /** Exchanged for a token of the catalog (RFC 8693), with the application as the actor. */
+      TOKEN_EXCHANGE
+    }
+  }
+
+  /**
+   * The exchange of callers' tokens for tokens of the catalog (OAuth 2.0 token exchange, RFC 8693): the caller's token
+   * is the subject token, the application's own client-credentials token ("iceberg.rest.oauth2.*") the actor token.
+   * Each caller's catalog token is kept until shortly before it expires (or until the catalog refuses it), for the
+   * most recently active callers.
+   *
+   * @param tokenUri Token endpoint of the exchange. Defaults to the one of the application's OAuth2 client
+   *     credentials ("iceberg.rest.oauth2.token-uri", else the catalog's "{uri}/v1/oauth/tokens").
+   * @param clientId Client id that authenticates the exchange at its token endpoint. Defaults to the application's own
+   *     ("iceberg.rest.oauth2.client-id"), whose client-credentials token is the actor token either way.
+   * @param clientSecret Client secret of the client that authenticates the exchange. Defaults to the application's
+   *     own ("iceberg.rest.oauth2.client-secret").
+   * @param requestedTokenType Type of token to request ("requested_token_type").
+   * @param scopes Scopes to request for the catalog token; none by default.
+   * @param audience Audience to request for the catalog token ("audience"), such as the catalog's name at the identity
+   *     provider; none by default.
+   * @param refreshBefore How long before its expiry a caller's catalog token is exchanged anew.
+   * @param cacheSize Callers whose catalog tokens are kept, at least 1: the least recently active one beyond is
+   *     exchanged anew when it comes back.
+   */
+  public record TokenExchange(
+      @Nullable String tokenUri,
+      @Nullable String clientId,
+      @Nullable String clientSecret,
+      @Nullable String requestedTokenType,
+      @Nullable List<String> scopes,
+      @Nullable String audience,
+      @Nullable Duration refreshBefore,
+      @Nullable Integer cacheSize) {
+
+    public TokenExchange {
+      tokenUri = unlessEmpty(tokenUri);
+      clientId = unlessEmpty(clientId);
+      clientSecret = unlessEmpty(clientSecret);
+      requestedTokenType = unlessEmpty(requestedTokenType);
+      audience = unlessEmpty(audience);
+      scopes = scopes == null ? null : List.copyOf(scopes);
+      if ((clientId == null) != (clientSecret == null)) {
+        throw new IllegalArgumentException("iceberg.rest.caller.token-exchange.client-id and client-secret go "
+            + "together: set both, or neither to authenticate as iceberg.rest.oauth2.client-id");
+      }
+      if (refreshBefore != null && refreshBefore.isNegative()) {
+        throw new IllegalArgumentException("iceberg.rest.caller.token-exchange.refresh-before must not be negative, "
+            + "but was " + refreshBefore);
+      }
+      if (cacheSize != null && cacheSize < 1) {
+        throw new IllegalArgumentException("iceberg.rest.caller.token-exchange.cache-size must be at least 1, but was "
+            + cacheSize);
+      }
+    }
+
+    /** Never shows the client secret, nor credentials in the token URI. */
+    @Override
+    public String toString() {
+      return "TokenExchange[tokenUri=" + Redaction.maskUserInfo(this.tokenUri) + ", clientId=" + this.clientId
+          + ", clientSecret=" + masked(this.clientSecret) + ", requestedTokenType=" + this.requestedTokenType
+          + ", scopes=" + this.scopes + ", audience=" + this.audience + ", refreshBefore=" + this.refreshBefore
+          + ", cacheSize=" + this.cacheSize + "]";
     }
   }
 

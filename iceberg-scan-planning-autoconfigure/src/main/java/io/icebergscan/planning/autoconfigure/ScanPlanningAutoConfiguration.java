@@ -9,7 +9,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.web.reactive.function.client.WebClient;
 
-/** Auto-configuration of the {@link ScanPlanner}, the executor its fan-out runs on, and where its catalog is. */
+/**
+ * Auto-configuration of the {@link ScanPlanner}, the executor its fan-out runs on, where its catalog is, and whose
+ * identity its requests carry: the application's, or each call's caller ({@code iceberg.rest.identity}).
+ */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration",
     "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
@@ -19,6 +22,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 @ConditionalOnBooleanProperty(name = "iceberg.rest.scan-planning.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IcebergRestProperties.class)
 @Import({ ScanPlanningConfigurations.ConnectionDetailsConfiguration.class,
+    ScanPlanningConfigurations.CallerTokenExchangeConfiguration.class,
+    ScanPlanningConfigurations.SpringSecurityCallersConfiguration.class,
     ScanPlanningConfigurations.PlannerConfiguration.class })
 @ImportRuntimeHints(ScanPlanningRuntimeHints.class)
 public final class ScanPlanningAutoConfiguration {

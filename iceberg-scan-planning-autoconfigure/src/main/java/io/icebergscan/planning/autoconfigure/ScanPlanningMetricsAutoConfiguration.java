@@ -13,11 +13,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the metrics of the planner's executor. The planner's own meters need nothing here: it
- * reports its plan and fetch observations to the {@code ObservationRegistry} bean, whose meter handler turns
- * them into timers.
+ * Auto-configuration of the metrics of the planner's executor and of the callers' token exchange. The planner's own
+ * meters need nothing here: it reports its plan and fetch observations to the {@code ObservationRegistry} bean, whose
+ * meter handler turns them into timers.
  */
 @AutoConfiguration(after = ScanPlanningAutoConfiguration.class, afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -39,5 +40,18 @@ public final class ScanPlanningMetricsAutoConfiguration {
       @Qualifier(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor,
       ListableBeanFactory beans) {
     return ScanPlanningExecutorMeters.binder(EXECUTOR_METRICS_NAME, executor, beans);
+  }
+
+  /** The callers' token exchange ({@link CallerTokenExchangeMeters}), when callers' tokens are exchanged. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = CatalogTokenExchange.SPRING_SECURITY_TOKEN_EXCHANGE)
+  @ConditionalOnBean(CallerTokenExchange.class)
+  static class CallerTokenExchangeMetricsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "icebergRestCallerTokenExchangeMetrics")
+    MeterBinder icebergRestCallerTokenExchangeMetrics(CallerTokenExchange exchange) {
+      return CallerTokenExchangeMeters.binder(exchange::statistics);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.icebergscan.planning.autoconfigure;
 
+import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
@@ -7,8 +8,10 @@ import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.exceptions.TokenExchangeException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.Redaction;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -21,7 +24,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * which HTTP status each failure is to the application's own clients. What the catalog says of a table or a request
  * passes on (404, 400); what went wrong between the application and its catalog is the application's gateway failing
  * (502), unavailable (503) or too slow (504), never the client's fault. A way of reading that a governed table's read
- * restrictions refuse is forbidden (403).
+ * restrictions refuse is forbidden (403). A planner that plans as its callers answers 401 when the call has no caller,
+ * or when the identity provider refuses to exchange the caller's token for the catalog's; such an answer carries a
+ * {@code WWW-Authenticate: Bearer} challenge, as RFC 9110 asks of a 401.
  *
  * <p>The detail is the exception's message, with user info in URIs masked; causes, plan-task handles and headers are
  * never in the body. The {@code exception} property names the exception's type, as Iceberg's REST errors do.
@@ -35,11 +40,22 @@ public class ScanPlanningProblemDetails {
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(status,
         Redaction.maskUserInfo(String.valueOf(failure.getMessage())));
     problem.setProperty("exception", failure.getClass().getSimpleName());
-    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+    ResponseEntity.BodyBuilder response = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+    if (status == HttpStatus.UNAUTHORIZED) {
+      // RFC 6750: no caller is a bare challenge; a caller's token that was refused is an invalid one
+      response.header(HttpHeaders.WWW_AUTHENTICATE,
+          failure instanceof TokenExchangeException ? "Bearer error=\"invalid_token\"" : "Bearer");
+    }
+    return response.body(problem);
   }
 
   /** The status a failure answers the application's client with. */
   public static HttpStatus statusOf(ScanPlanningException failure) {
+    if (failure instanceof MissingCallerException
+        || failure instanceof TokenExchangeException exchange && exchange.callersTokenRefused()) {
+      // the call needs an authenticated caller whose token the identity provider accepts: the client's to fix
+      return HttpStatus.UNAUTHORIZED;
+    }
     if (failure instanceof NoSuchTableException || failure instanceof NoSuchNamespaceException) {
       return HttpStatus.NOT_FOUND;
     }
@@ -66,9 +82,10 @@ public class ScanPlanningProblemDetails {
       // the catalog governs the table: what was asked for would hand out what its read restrictions keep
       return HttpStatus.FORBIDDEN;
     }
-    // an AuthenticationException (the application's credentials, not its client's), a malformed answer, read
-    // restrictions that cannot be enforced, an endpoint the catalog lacks, a failed plan, the iceberg module's
-    // failures to read a file
+    // an AuthenticationException (the application's credentials, not its client's; a token exchange refused for
+    // another reason than the caller's token: the application's client, its request, the provider), a malformed
+    // answer, read restrictions that cannot be enforced, an endpoint the catalog lacks, a failed plan, the iceberg
+    // module's failures to read a file
     return HttpStatus.BAD_GATEWAY;
   }
 }

@@ -9,9 +9,10 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Keeps the catalog's credentials out of {@code /actuator/configprops} and {@code /actuator/env} even
- * when they are set to show values: the token, the OAuth2 client secret, every static header value
+ * when they are set to show values: the token, the OAuth2 client secrets (the application's own and the one of the
+ * callers' token exchange), every static header value
  * (they carry API keys), every FileIO property of the iceberg module (they carry storage keys) and the user
- * info of the catalog URI.
+ * info of the catalog URI and of the token endpoints.
  */
 @AutoConfiguration
 @ConditionalOnClass(SanitizingFunction.class)
@@ -30,10 +31,12 @@ public final class ScanPlanningSanitizingAutoConfiguration {
       return data;
     }
     if (key.equals("icebergresttoken") || key.equals("icebergrestoauth2clientsecret")
+        || key.equals("icebergrestcallertokenexchangeclientsecret")
         || key.startsWith("icebergrestheaders") || key.startsWith("icebergrestscanplanningicebergfileio")) {
       return data.withSanitizedValue();
     }
-    if (key.equals("icebergresturi") || key.equals("icebergrestoauth2tokenuri")) {
+    if (key.equals("icebergresturi") || key.equals("icebergrestoauth2tokenuri")
+        || key.equals("icebergrestcallertokenexchangetokenuri")) {
       String value = data.getValue().toString();
       String redacted = Redaction.maskUserInfo(value);
       return redacted.equals(value) ? data : data.withValue(redacted);

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -108,7 +110,19 @@ class CredentialRedactionTests {
                 .getValue())),
         Arguments.of("the actuator's token uri", (Supplier<String>) () -> String.valueOf(
             ScanPlanningSanitizingAutoConfiguration.sanitize(new SanitizableData(null,
-                "ICEBERG_REST_OAUTH2_TOKENURI", tokenUri)).getValue())));
+                "ICEBERG_REST_OAUTH2_TOKENURI", tokenUri)).getValue())),
+        Arguments.of("the properties' toString, with a token exchange", (Supplier<String>) () -> properties(
+            "iceberg.rest.uri=https://catalog.example.com", "iceberg.rest.identity=caller",
+            "iceberg.rest.caller.mode=token-exchange", "iceberg.rest.oauth2.client-id=planner",
+            "iceberg.rest.oauth2.client-secret=client-secret", "iceberg.rest.caller.token-exchange.client-id=exchanger",
+            "iceberg.rest.caller.token-exchange.client-secret=" + SECRET,
+            "iceberg.rest.caller.token-exchange.token-uri=" + tokenUri)),
+        Arguments.of("the actuator's token exchange uri", (Supplier<String>) () -> String.valueOf(
+            ScanPlanningSanitizingAutoConfiguration.sanitize(new SanitizableData(null,
+                "iceberg.rest.caller.token-exchange.token-uri", tokenUri)).getValue())),
+        Arguments.of("a token exchange's toString", (Supplier<String>) () -> new TokenExchangeGrant(tokenUri,
+            "exchanger", SECRET, false, List.of(), CallerTokenExchange.DEFAULT_REQUESTED_TOKEN_TYPE, null,
+            WebClient.create()).toString()));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -311,7 +311,10 @@ class ScanPlanningAutoConfigurationTests {
           "scanPlanning.enabled", "scanPlanning.maxConcurrency", "scanPlanning.pollInitialDelay",
           "scanPlanning.pollMaxDelay", "scanPlanning.planTimeout", "scanPlanning.cancelTimeout",
           "scanPlanning.streamBufferSize", "scanPlanning.maxResponseSize", "scanPlanning.healthTimeout",
-          "scanPlanning.replans");
+          "scanPlanning.replans", "caller.tokenExchange.tokenUri", "caller.tokenExchange.clientId",
+          "caller.tokenExchange.clientSecret", "caller.tokenExchange.requestedTokenType",
+          "caller.tokenExchange.scopes", "caller.tokenExchange.audience", "caller.tokenExchange.refreshBefore",
+          "caller.tokenExchange.cacheSize");
       assertThat(context.getBean(ScanPlanner.class).maxConcurrency())
           .isEqualTo(ScanPlanner.Builder.defaultMaxConcurrency());
       assertThat(context.getBean(ScanPlanningAutoConfiguration.EXECUTOR_BEAN_NAME, ThreadPoolTaskExecutor.class)
@@ -359,11 +362,18 @@ class ScanPlanningAutoConfigurationTests {
     builders.put("iceberg.rest.oauth2.refresh-before", OAuth2ClientCredentials.Builder.DEFAULT_REFRESH_BEFORE);
     builders.put("iceberg.rest.oauth2.default-token-lifetime", OAuth2ClientCredentials.Builder.DEFAULT_LIFETIME);
     builders.put("iceberg.rest.scan-planning.health-timeout", ScanPlanningHealthIndicator.DEFAULT_TIMEOUT);
+    builders.put("iceberg.rest.caller.token-exchange.refresh-before", CallerTokenExchange.DEFAULT_REFRESH_BEFORE);
+    builders.put("iceberg.rest.caller.token-exchange.cache-size", CallerTokenExchange.DEFAULT_CACHE_SIZE);
+    builders.put("iceberg.rest.caller.token-exchange.requested-token-type",
+        CallerTokenExchange.DEFAULT_REQUESTED_TOKEN_TYPE);
     // what no builder has: the switches' matchIfMissing, and the form of secretInBody(false)
     builders.put("iceberg.rest.scan-planning.enabled", true);
     builders.put("management.health.icebergscanplanning.enabled", true);
     builders.put("iceberg.rest.scan-planning.problem-details.enabled", false);
     builders.put("iceberg.rest.oauth2.client-authentication-method", "client_secret_basic");
+    // the enums' @DefaultValue, in the form they are written
+    builders.put("iceberg.rest.identity", "service");
+    builders.put("iceberg.rest.caller.mode", "pass-through");
 
     Map<String, JsonNode> documented = new LinkedHashMap<>();
     for (JsonNode property : metadata().get("properties")) {
@@ -382,7 +392,7 @@ class ScanPlanningAutoConfigurationTests {
     });
     List<String> constants = new ArrayList<>();
     for (Class<?> type : List.of(ScanPlanner.Builder.class, OAuth2ClientCredentials.Builder.class,
-        ScanPlanningHealthIndicator.class)) {
+        ScanPlanningHealthIndicator.class, CallerTokenExchange.class)) {
       for (Field field : type.getFields()) {
         if (Modifier.isStatic(field.getModifiers()) && field.getName().startsWith("DEFAULT_")) {
           constants.add(field.getName());
@@ -395,7 +405,8 @@ class ScanPlanningAutoConfigurationTests {
             "DEFAULT_POLL_INITIAL_DELAY", "DEFAULT_POLL_MAX_DELAY", "DEFAULT_PLAN_TIMEOUT", "DEFAULT_CANCEL_TIMEOUT",
             "DEFAULT_STREAM_BUFFER_SIZE", "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_REPLANS", "DEFAULT_SCOPE",
             "DEFAULT_REFRESH_BEFORE",
-            "DEFAULT_LIFETIME", "DEFAULT_TIMEOUT");
+            "DEFAULT_LIFETIME", "DEFAULT_TIMEOUT", "DEFAULT_REFRESH_BEFORE", "DEFAULT_CACHE_SIZE",
+            "DEFAULT_REQUESTED_TOKEN_TYPE");
   }
 
   @Test

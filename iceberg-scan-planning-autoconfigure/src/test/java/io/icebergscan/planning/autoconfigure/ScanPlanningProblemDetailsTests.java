@@ -13,6 +13,7 @@ import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.InvalidReadRestrictionsException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
+import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
@@ -22,8 +23,10 @@ import io.icebergscan.planning.exceptions.PlanTimeoutException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.exceptions.TokenExchangeException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.model.TableIdentifier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,6 +87,16 @@ class ScanPlanningProblemDetailsTests {
         Arguments.of(new RestException(500, "ServerError", "Internal error", null), 502),
         Arguments.of(new NoSuchPlanTaskException(404, "NoSuchPlanTaskException", "plan-task expired", "h1"), 502),
         Arguments.of(new AuthenticationException("POST /v1/oauth/tokens answered 401", null, null), 502),
+        Arguments.of(new MissingCallerException("plan() of sales.orders"), 401),
+        Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
+            + "invalid_grant", "invalid_grant"), 401),
+        Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
+            + "invalid_token", "invalid_token"), 401),
+        // the application's own client, or its request, refused: not its caller's to fix
+        Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
+            + "invalid_client", "invalid_client"), 502),
+        Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
+            + "invalid_request", "invalid_request"), 502),
         Arguments.of(new TransportException("GET /v1/config failed: connection refused", null,
             new ConnectException("Connection refused")), 503),
         Arguments.of(new TransportException("POST /plan got no complete answer within the request timeout", null,
@@ -110,6 +123,8 @@ class ScanPlanningProblemDetailsTests {
             .jsonPath("$.status").isEqualTo(status)
             .jsonPath("$.detail").isEqualTo(thrown.getMessage())
             .jsonPath("$.exception").isEqualTo(thrown.getClass().getSimpleName());
+        client.get().uri(path).exchange().expectHeader().values("WWW-Authenticate", challenge -> assertThat(challenge)
+            .isEqualTo(challenge(thrown, status)));
       }
     });
   }
@@ -120,6 +135,8 @@ class ScanPlanningProblemDetailsTests {
     this.failure.set(() -> thrown);
     this.mvc.withPropertyValues(ENABLED).run(context -> {
       MockMvcTester mvc = MockMvcTester.from((WebApplicationContext) context);
+      assertThat(mvc.get().uri("/orders")).headers().satisfies(headers -> assertThat(
+          headers.get("WWW-Authenticate")).isEqualTo(challenge(thrown, status)));
       assertThat(mvc.get().uri("/orders")).hasStatus(status)
           .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
           .bodyJson().satisfies(body -> {
@@ -145,6 +162,14 @@ class ScanPlanningProblemDetailsTests {
           body.assertThat().extractingPath("$.exception").isEqualTo("NoSuchTableException");
           body.assertThat().extractingPath("$.detail").asString().contains("sales.orders");
         }));
+  }
+
+  /** A 401 challenges the client for a bearer token, an invalid one when it was refused; no other status does. */
+  private static @Nullable List<String> challenge(ScanPlanningException thrown, int status) {
+    if (status != 401) {
+      return null;
+    }
+    return List.of(thrown instanceof TokenExchangeException ? "Bearer error=\"invalid_token\"" : "Bearer");
   }
 
   @Test

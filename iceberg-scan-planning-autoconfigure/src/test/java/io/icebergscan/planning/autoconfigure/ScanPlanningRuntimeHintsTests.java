@@ -1,5 +1,7 @@
 package io.icebergscan.planning.autoconfigure;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.TypeReference;
@@ -12,14 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScanPlanningRuntimeHintsTests {
 
   @Test
-  void theClassLookedUpByNameIsRegisteredForReflection() {
+  void theClassesLookedUpByNameAreRegisteredForReflection() {
     RuntimeHints hints = new RuntimeHints();
     new ScanPlanningRuntimeHints().registerHints(hints, getClass().getClassLoader());
 
-    assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(CatalogOAuth2.SPRING_SECURITY_OAUTH2_CLIENT)))
-        .accepts(hints);
-    assertThat(ClassUtils.isPresent(CatalogOAuth2.SPRING_SECURITY_OAUTH2_CLIENT, getClass().getClassLoader()))
-        .as("the name is a real class").isTrue();
+    for (String name : List.of(CatalogOAuth2.SPRING_SECURITY_OAUTH2_CLIENT,
+        SpringSecurityCallers.BEARER_TOKEN_AUTHENTICATION)) {
+      assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(name))).as(name).accepts(hints);
+      assertThat(ClassUtils.isPresent(name, getClass().getClassLoader())).as("%s is a real class", name).isTrue();
+    }
   }
 
   @Test

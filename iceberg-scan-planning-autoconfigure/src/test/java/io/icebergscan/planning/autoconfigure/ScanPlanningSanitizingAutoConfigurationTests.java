@@ -22,7 +22,9 @@ class ScanPlanningSanitizingAutoConfigurationTests {
   @ValueSource(strings = { "iceberg.rest.token", "iceberg.rest.oauth2.client-secret", "iceberg.rest.oauth2.clientSecret",
       "iceberg.rest.headers.X-Api-Key", "iceberg.rest.headers[X-Api-Key]", "ICEBERG_REST_OAUTH2_CLIENTSECRET",
       "iceberg.rest.scan-planning.iceberg.file-io.s3.secret-access-key",
-      "iceberg.rest.scan-planning.iceberg.file-io[s3.access-key-id]", "ICEBERG_REST_SCANPLANNING_ICEBERG_FILEIO_X" })
+      "iceberg.rest.scan-planning.iceberg.file-io[s3.access-key-id]", "ICEBERG_REST_SCANPLANNING_ICEBERG_FILEIO_X",
+      "iceberg.rest.caller.token-exchange.client-secret", "iceberg.rest.caller.tokenExchange.clientSecret",
+      "ICEBERG_REST_CALLER_TOKENEXCHANGE_CLIENTSECRET" })
   void credentialsAreMasked(String key) {
     assertThat(sanitized(key, "secret-value")).isEqualTo(SanitizableData.SANITIZED_VALUE);
   }
@@ -33,11 +35,15 @@ class ScanPlanningSanitizingAutoConfigurationTests {
         .isEqualTo("https://******@catalog.example.com/api");
     assertThat(sanitized("iceberg.rest.oauth2.token-uri", "https://idp.example.com/token"))
         .isEqualTo("https://idp.example.com/token");
+    assertThat(sanitized("iceberg.rest.caller.token-exchange.token-uri", "https://user:pw@idp.example.com/token"))
+        .isEqualTo("https://******@idp.example.com/token");
   }
 
   @Test
   void otherSettingsAndOtherPrefixesAreLeftAlone() {
     assertThat(sanitized("iceberg.rest.oauth2.client-id", "planner")).isEqualTo("planner");
+    assertThat(sanitized("iceberg.rest.caller.token-exchange.client-id", "exchanger")).isEqualTo("exchanger");
+    assertThat(sanitized("iceberg.rest.identity", "caller")).isEqualTo("caller");
     assertThat(sanitized("iceberg.rest.scan-planning.max-concurrency", 8)).isEqualTo(8);
     assertThat(sanitized("other.token", "x")).isEqualTo("x");
   }

@@ -156,6 +156,20 @@ public final class OAuth2ClientCredentials implements ExchangeFilterFunction {
   }
 
   /**
+   * The access token this filter authenticates its requests with now: the kept one, or one obtained (shared with the
+   * requests that need one meanwhile, renewed within {@link Builder#refreshBefore refreshBefore} of its expiry) as a
+   * request would. For a service that presents its own identity beside a caller's, such as the actor of an OAuth2
+   * token exchange. Fails as a request would: an {@link AuthenticationException} when the token endpoint refuses, a
+   * {@link TransportException} when it cannot be reached.
+   *
+   * <p>A planner that is given this filter uses a copy of it bound to its own HTTP client, with a token of its own,
+   * unless the filter has a {@link Builder#webClient webClient}: give it one to share its token with the planner.
+   */
+  public Mono<String> accessToken() {
+    return token().map(OAuth2AccessToken::getTokenValue).onErrorMap(OAuth2AuthorizationException.class, this::noToken);
+  }
+
+  /**
    * The token endpoint refused the credentials, or answered what Spring Security could not read. Spring's
    * description of such an answer quotes it (a JSON decoder's message, an unsupported {@code token_type}), and the
    * answer may hold the token: it is described here in words that quote nothing, and Spring's exception, whose
