@@ -19,6 +19,7 @@ import io.icebergscan.planning.auth.CatalogCredentials;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
 import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.exceptions.TokenExchangeException;
 import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.model.TableIdentifier;
@@ -164,6 +165,31 @@ class CallerIdentityTest {
         .message().doesNotContain("mallory-token");
     // refused once: bearer credentials have no other value to retry with, and the service's header is not one
     assertThat(this.catalog.refused).containsExactly("Bearer mallory-token");
+  }
+
+  @Test
+  void aRefusedTokenExchangeDuringAFetchStaysATokenExchangeFailureNamingThePlanTask() {
+    ScanPlanner planner = servicePlanner();
+    AtomicInteger given = new AtomicInteger();
+    CatalogCredentials exchanged = new CatalogCredentials() {
+
+      @Override
+      public String principal() {
+        return "alice";
+      }
+
+      /** The discovery's, the submission's and the poll's, then refused: the fetches' exchange fails. */
+      @Override
+      public Mono<String> authorization() {
+        return given.incrementAndGet() <= 3 ? Mono.just("Bearer alice-token")
+            : Mono.error(new TokenExchangeException("refused: invalid_grant", "invalid_grant"));
+      }
+    };
+    assertThatThrownBy(() -> planner.as(exchanged).plan(TABLE)).isInstanceOfSatisfying(TokenExchangeException.class,
+        refused -> {
+          assertThat(refused.callersTokenRefused()).isTrue();
+          assertThat(refused.planTask()).isEqualTo("alice-1/a");
+        });
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.icebergscan.planning.exceptions;
 
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An identity provider refused to exchange a caller's token for a token of the catalog (an OAuth 2.0 token exchange,
  * RFC 8693), or answered the exchange with no usable token. The message names the grant, the token endpoint and the
@@ -28,7 +30,12 @@ public class TokenExchangeException extends AuthenticationException {
    *     {@code invalid_token_response} for an answer with no usable token)
    */
   public TokenExchangeException(String message, String errorCode) {
-    super(message, null, null);
+    this(message, errorCode, null);
+  }
+
+  /** @param planTask the plan-task whose fetch needed the token, {@code null} for none */
+  public TokenExchangeException(String message, String errorCode, @Nullable String planTask) {
+    super(message, planTask, null);
     this.errorCode = errorCode;
   }
 

@@ -12,6 +12,7 @@ import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
+import io.icebergscan.planning.exceptions.TokenExchangeException;
 import io.icebergscan.planning.exceptions.TransportException;
 import io.icebergscan.planning.internal.Redaction;
 import io.icebergscan.planning.internal.wire.WireTypes.ErrorBody;
@@ -92,6 +93,10 @@ public final class CatalogErrors {
   static ScanPlanningException withPlanTask(ScanPlanningException failure, String planTask) {
     // every ScanPlanningException is made with a message
     String message = String.valueOf(failure.getMessage());
+    if (failure instanceof TokenExchangeException exchange) {
+      // still the caller's refusal, which an application answers 401
+      return new TokenExchangeException(message, exchange.errorCode(), planTask);
+    }
     if (failure instanceof AuthenticationException) {
       return new AuthenticationException(message, planTask, failure.getCause());
     }
