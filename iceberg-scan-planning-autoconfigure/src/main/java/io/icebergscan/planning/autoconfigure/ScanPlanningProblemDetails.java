@@ -1,5 +1,6 @@
 package io.icebergscan.planning.autoconfigure;
 
+import io.icebergscan.planning.exceptions.CallerMismatchException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
@@ -77,6 +78,10 @@ public class ScanPlanningProblemDetails {
     }
     if (failure instanceof PlanCancelledException) {
       return HttpStatus.SERVICE_UNAVAILABLE;
+    }
+    if (failure instanceof CallerMismatchException) {
+      // the application read a table loaded as one caller as another: its own bug, refused before anything was sent
+      return HttpStatus.INTERNAL_SERVER_ERROR;
     }
     if (failure instanceof RestrictedReadException) {
       // the catalog governs the table: what was asked for would hand out what its read restrictions keep

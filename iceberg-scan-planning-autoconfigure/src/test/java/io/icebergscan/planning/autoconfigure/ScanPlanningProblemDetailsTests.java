@@ -11,6 +11,7 @@ import io.icebergscan.planning.MockCatalog;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.CallerMismatchException;
 import io.icebergscan.planning.exceptions.InvalidReadRestrictionsException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
@@ -106,6 +107,8 @@ class ScanPlanningProblemDetailsTests {
         Arguments.of(new PlanFailedException("the catalog failed the plan", "ValidationException"), 502),
         Arguments.of(new MalformedResponseException("plan-tasks is not an array", "plan-tasks", null), 502),
         Arguments.of(new RestrictedReadException("sales.orders", "IcebergScanPlan.tasks()", "its files are raw"), 403),
+        // the application read one caller's table as another: its own bug, which no client can fix
+        Arguments.of(new CallerMismatchException("sales.orders", "readRows()"), 500),
         Arguments.of(new InvalidReadRestrictionsException("sales.orders", 3, "an unknown action"), 502),
         Arguments.of(new ScanPlanningException("the planner is closed"), 502));
   }
