@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${SUITE_OUT:-benchmarks/target/suite}
-parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory governed caller"}
+parts=${SUITE:-"plancall perfetch flat64 flat256 flat0 uneven iceberg parse memory read readstorage readlayers readfirst readparquet readmemory governed caller exchanges"}
 mkdir -p "$out"
 
 mvn -B -q -pl benchmarks -am -DskipTests package
@@ -80,6 +80,8 @@ for part in $parts; do
     governed) jmh governed GovernedRead -f 2 -prof gc ;;
     # a flat plan of 64 fetches as the planner's identity, as a caller passed through, and by a planner of callers
     caller) jmh caller CallerPlan -prof gc ;;
+    # the token-exchange cache under 64 concurrent callers: new users every round, and the same users back
+    exchanges) jmh exchanges CallerTokenExchanges ;;
     readmemory)
       for mode in stream collect; do
         echo "=== read memory: $mode"
