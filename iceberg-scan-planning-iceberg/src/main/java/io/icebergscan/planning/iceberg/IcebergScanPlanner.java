@@ -262,12 +262,15 @@ public final class IcebergScanPlanner implements AutoCloseable {
   public Flux<Record> streamRows(TableIdentifier identifier, IcebergScan scan) {
     Objects.requireNonNull(identifier, "identifier");
     Objects.requireNonNull(scan, "scan");
-    // the caller is the subscriber's (a WebFlux request's, from its context), found before the load leaves its thread
-    return Flux.deferContextual(context -> this.planner.caller(context).map(Optional::of)
-        .defaultIfEmpty(Optional.empty())
-        .flatMapMany(caller -> Mono.fromCallable(() -> loadTable(identifier, caller.orElse(null)))
-            .subscribeOn(Schedulers.fromExecutor(this.reading.executor()))
-            .flatMapMany(table -> readRows(table, scan).flux())));
+    // the caller is the calling thread's (a Spring MVC request's), else the subscriber's (a WebFlux request's, from
+    // its context), found before the load leaves for the reading executor
+    CatalogCredentials onThread = this.planner.caller();
+    Mono<Optional<CatalogCredentials>> caller = onThread != null ? Mono.just(Optional.of(onThread))
+        : Mono.deferContextual(context -> this.planner.caller(context).map(Optional::of)
+            .defaultIfEmpty(Optional.empty()));
+    return caller.flatMapMany(found -> Mono.fromCallable(() -> loadTable(identifier, found.orElse(null)))
+        .subscribeOn(Schedulers.fromExecutor(this.reading.executor()))
+        .flatMapMany(table -> readRows(table, scan).flux()));
   }
 
   /**

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
@@ -172,6 +173,20 @@ class CallerReadsTests {
           .block(Duration.ofSeconds(30));
       assertThat(bobs).hasSize(6);
       assertOnlyAndRefreshed("Bearer bob-token");
+
+      // a reactive read made on the caller's thread and subscribed on another (Spring MVC's) runs as the caller
+      catalog.clearRecordedRequests();
+      Flux<Record> alicesStream;
+      onThread.set(ALICE);
+      try {
+        alicesStream = callers.streamRows(PEOPLE, IcebergScan.all());
+      }
+      finally {
+        onThread.remove();
+      }
+      assertThat(CompletableFuture.supplyAsync(() -> alicesStream.collectList().block(Duration.ofSeconds(30)))
+          .get(30, TimeUnit.SECONDS)).hasSize(3);
+      assertOnlyAndRefreshed("Bearer alice-token");
 
       catalog.clearRecordedRequests();
       assertThatThrownBy(() -> callers.loadTable(PEOPLE)).isInstanceOf(MissingCallerException.class);
