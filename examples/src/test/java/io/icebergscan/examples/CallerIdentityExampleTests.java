@@ -109,7 +109,7 @@ class CallerIdentityExampleTests {
   }
 
   /** The rows of a 200 answer. */
-  private static List<JsonNode> rows(Answer answer) {
+  static List<JsonNode> rows(Answer answer) {
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
     return answer.json().valueStream().toList();
   }

@@ -72,6 +72,20 @@ class ExampleSettingsTests {
   }
 
   @Test
+  void planningAsTheCallersOfACatalogOfYourOwnWithoutAWayToAuthenticateThemFailsStartUp(CapturedOutput output) {
+    assertThatThrownBy(() -> run(NO_CATALOG, "--example.table=sales.orders", "--iceberg.rest.identity=caller"))
+        .rootCause().isInstanceOfSatisfying(ExampleSettingException.class,
+            failure -> assertThat(failure.setting()).isEqualTo("iceberg.rest.identity"));
+
+    assertThat(output).contains("APPLICATION FAILED TO START")
+        .contains("iceberg.rest.identity is caller, and iceberg.rest.uri points to a catalog of your own "
+            + "(http://127.0.0.1:9/catalog), but the application has no way to authenticate its callers' bearer "
+            + "tokens: it has neither a ReactiveJwtDecoder nor a ReactiveOpaqueTokenIntrospector bean")
+        .contains("Define a bean for your identity provider: a ReactiveJwtDecoder for JWTs")
+        .contains("as application-callers.yml shows");
+  }
+
+  @Test
   void aMisspeltSettingFailsStartUpWithSpringBootsReportNamingIt(CapturedOutput output) {
     assertThatThrownBy(() -> run("--example.tabel=demo.events")).isNotNull();
 
