@@ -14,6 +14,7 @@ import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
@@ -99,6 +100,7 @@ public final class DemoCatalog implements SmartApplicationListener {
     }
     ExampleProperties settings = bind(environment);
     check(settings);
+    checkIdentity(environment);
     if (ownCatalog) {
       checkOwnCatalog(settings, environment.getProperty("iceberg.rest.uri"));
       return;
@@ -165,6 +167,20 @@ public final class DemoCatalog implements SmartApplicationListener {
           + settings.warmUpPlans() + ": a number of plans cannot be negative.",
           "Set example.warm-up-plans to 0 (measure the first, cold plan) or more (default "
               + ExampleProperties.DEFAULT_WARM_UP_PLANS + "), or remove it.");
+    }
+  }
+
+  /**
+   * The code Spring AOT generates at build time has the beans of the identity the build processed it with, the
+   * default's: planning as the callers needs beans it lacks (the planner would fail, naming a missing bean).
+   */
+  private static void checkIdentity(Environment environment) {
+    if (AotDetector.useGeneratedArtifacts() && plansAsCallers(environment)) {
+      throw new ExampleSettingException("iceberg.rest.identity", "iceberg.rest.identity is caller, but the "
+          + "application runs from the code Spring AOT generated at build time (spring.aot.enabled), which holds the "
+          + "beans of the default iceberg.rest.identity=service only: those that find each call's caller are not "
+          + "among them.", "Start the application without -Dspring.aot.enabled=true to plan as the callers (the "
+          + "callers profile), or remove iceberg.rest.identity=caller.");
     }
   }
 
