@@ -65,10 +65,10 @@ class ExampleSecurity {
   private static ReactiveOpaqueTokenIntrospector demoCallers(DemoCatalog.@Nullable Started demo,
       @Nullable String uri) {
     if (demo == null) {
-      throw new ExampleSettingException("iceberg.rest.identity", "iceberg.rest.identity is caller, and iceberg.rest.uri "
-          + "points to a catalog of your own (" + uri + "), but the application has no way to authenticate its "
-          + "callers' bearer tokens: it has neither a ReactiveJwtDecoder nor a ReactiveOpaqueTokenIntrospector bean, "
-          + "and the demo callers are known to the embedded demo catalog only.",
+      throw new ExampleSettingException("iceberg.rest.identity", "iceberg.rest.identity is caller, and "
+          + "iceberg.rest.uri points to a catalog of your own (" + uri + "), but the application has no way to "
+          + "authenticate its callers' bearer tokens: it has neither a ReactiveJwtDecoder nor a "
+          + "ReactiveOpaqueTokenIntrospector bean, and the demo callers are known to the embedded demo catalog only.",
           "Define a bean for your identity provider: a ReactiveJwtDecoder for JWTs (add "
               + "org.springframework.security:spring-security-oauth2-jose; e.g. "
               + "ReactiveJwtDecoders.fromIssuerLocation(\"https://idp.example.com\")) or a "
