@@ -2,9 +2,11 @@ package io.icebergscan.examples;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.icebergscan.planning.autoconfigure.IcebergRestProperties;
 import io.icebergscan.planning.model.TableIdentifier;
 import io.icebergscan.planning.test.DemoCustomers;
 import io.icebergscan.planning.test.DemoTable;
@@ -12,6 +14,7 @@ import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
@@ -23,6 +26,7 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.SmartApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.StringUtils;
 
@@ -37,6 +41,10 @@ import org.springframework.util.StringUtils;
  * unknown setting, a table other than the demo's without a catalog of your own, no table with one, or a value out of
  * range fails start-up ({@link ExampleSettingException}); demo settings given while a catalog of your own is planned
  * are reported in a warning, since they do not apply.
+ *
+ * <p>With {@code iceberg.rest.identity=caller} (the {@code callers} profile) the demo catalog tells its callers apart
+ * ({@link DemoCallers}): it knows the demo users' tokens and the application's own, which it sets as
+ * {@code iceberg.rest.token} unless the application has an identity of its own configured already.
  */
 public final class DemoCatalog implements SmartApplicationListener {
 
@@ -92,6 +100,7 @@ public final class DemoCatalog implements SmartApplicationListener {
     }
     ExampleProperties settings = bind(environment);
     check(settings);
+    checkIdentity(environment);
     if (ownCatalog) {
       checkOwnCatalog(settings, environment.getProperty("iceberg.rest.uri"));
       return;
@@ -111,14 +120,29 @@ public final class DemoCatalog implements SmartApplicationListener {
     DemoTable.create(demo, files);
     DemoCustomers.create(demo);
     long filled = System.nanoTime() - started;
+    boolean callers = plansAsCallers(environment);
+    // planning as the callers, the catalog tells them apart: it knows the demo's users and the application
+    Map<String, Object> properties = new HashMap<>(callers ? DemoCallers.define(demo, environment) : Map.of());
     demo.start();
     this.started = new Started(demo, latency);
     String planned = StringUtils.hasText(settings.table()) ? settings.table().strip() : DEMO_TABLE;
-    environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog",
-        Map.of("iceberg.rest.uri", demo.uri(), "example.table", planned)));
+    properties.put("iceberg.rest.uri", demo.uri());
+    properties.put("example.table", planned);
+    environment.getPropertySources().addFirst(new MapPropertySource("demoCatalog", properties));
     logger.info(String.format("No iceberg.rest.uri configured: planning against an embedded Apache Iceberg "
         + "catalog at %s, its table %s filled with %,d data files of %,d rows, and the governed %s, in %,d ms",
         demo.uri(), DEMO_TABLE, files, DemoTable.rows(files), DemoCustomers.NAME, filled / 1_000_000));
+    if (callers) {
+      logger.info(String.format("iceberg.rest.identity is caller: the catalog knows the demo callers %s, served %s "
+          + "restricted, and %s, served it in full; the application's own identity only checks its health",
+          DemoCallers.ALICE, DemoCustomers.NAME, DemoCallers.BOB));
+    }
+  }
+
+  /** Whether {@code iceberg.rest.identity} is {@code caller}, in any form Spring Boot binds to it. */
+  static boolean plansAsCallers(Environment environment) {
+    return Binder.get(environment).bind("iceberg.rest.identity", IcebergRestProperties.Identity.class)
+        .map(IcebergRestProperties.Identity.CALLER::equals).orElse(false);
   }
 
   private void stop() {
@@ -143,6 +167,20 @@ public final class DemoCatalog implements SmartApplicationListener {
           + settings.warmUpPlans() + ": a number of plans cannot be negative.",
           "Set example.warm-up-plans to 0 (measure the first, cold plan) or more (default "
               + ExampleProperties.DEFAULT_WARM_UP_PLANS + "), or remove it.");
+    }
+  }
+
+  /**
+   * The code Spring AOT generates at build time has the beans of the identity the build processed it with, the
+   * default's: planning as the callers needs beans it lacks (the planner would fail, naming a missing bean).
+   */
+  private static void checkIdentity(Environment environment) {
+    if (AotDetector.useGeneratedArtifacts() && plansAsCallers(environment)) {
+      throw new ExampleSettingException("iceberg.rest.identity", "iceberg.rest.identity is caller, but the "
+          + "application runs from the code Spring AOT generated at build time (spring.aot.enabled), which holds the "
+          + "beans of the default iceberg.rest.identity=service only: those that find each call's caller are not "
+          + "among them.", "Start the application without -Dspring.aot.enabled=true to plan as the callers (the "
+          + "callers profile), or remove iceberg.rest.identity=caller.");
     }
   }
 

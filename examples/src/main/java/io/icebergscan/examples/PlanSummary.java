@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.autoconfigure.IcebergRestProperties;
 import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
@@ -31,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
@@ -44,6 +46,9 @@ import org.springframework.stereotype.Component;
  * first plan of a JVM is mostly class loading and JIT compilation, the embedded catalog's as well as the client's.
  * On the demo catalog the plan time is told apart into the catalog's part, measured by the catalog itself
  * ({@link AnsweringTime}), and the client's, and the fan-out next to its ideal ({@link io.icebergscan.planning.test.FanOut#idealTime}).
+ *
+ * <p>With {@code iceberg.rest.identity=caller} it plans nothing: start-up has no caller to plan as, and the planner
+ * plans as callers only. It says so, and on the demo catalog how its callers ({@link DemoCallers}) get their rows.
  */
 @Component
 class PlanSummary implements ApplicationRunner {
@@ -56,6 +61,8 @@ class PlanSummary implements ApplicationRunner {
   private final boolean read;
   private final int warmUpPlans;
   private final DemoCatalog.@Nullable Started demo;
+  private final boolean asCallers;
+  private final Environment environment;
   private volatile @Nullable Run lastRun;
   private volatile @Nullable Governed lastGoverned;
 
@@ -64,8 +71,11 @@ class PlanSummary implements ApplicationRunner {
    * it loads table metadata, converts tasks and reads rows through that planner; and the demo catalog when it is the
    * one planned.
    */
-  PlanSummary(IcebergScanPlanner iceberg, ExampleProperties settings, ObjectProvider<DemoCatalog.Started> demo) {
+  PlanSummary(IcebergScanPlanner iceberg, ExampleProperties settings, ObjectProvider<DemoCatalog.Started> demo,
+      IcebergRestProperties catalog, Environment environment) {
     this.iceberg = iceberg;
+    this.asCallers = catalog.identity() == IcebergRestProperties.Identity.CALLER;
+    this.environment = environment;
     // DemoCatalog has set it to the demo table, or failed start-up for want of one
     this.table = TableIdentifier.parse(Objects.requireNonNull(settings.table(), "example.table"));
     this.scan = settings.filter() == null || settings.filter().isBlank() ? IcebergScan.all()
@@ -77,6 +87,10 @@ class PlanSummary implements ApplicationRunner {
 
   @Override
   public void run(ApplicationArguments args) {
+    if (this.asCallers) {
+      System.out.print(describeCallers(this.demo != null, this.environment.getProperty("local.server.port")));
+      return;
+    }
     int maxConcurrency = this.iceberg.planner().maxConcurrency();
     Duration ideal = this.demo == null ? null
         : DemoTable.FAN_OUT.idealTime(maxConcurrency, this.demo.tasksLatency());
@@ -319,6 +333,29 @@ class PlanSummary implements ApplicationRunner {
           sample rows          %s
         """, governed.table(), governed.restrictions(), governed.rows(), governed.samples().isEmpty() ? "(none)"
         : String.join("\n" + " ".repeat(23), governed.samples()));
+  }
+
+  /**
+   * Why nothing is planned at start-up with {@code iceberg.rest.identity=caller}, and, on the demo catalog, how its
+   * callers get their rows.
+   *
+   * @param port the port the application serves, {@code null} when it serves none
+   */
+  static String describeCallers(boolean demo, @Nullable String port) {
+    StringBuilder out = new StringBuilder("""
+
+        No plan at start-up: iceberg.rest.identity is caller, and start-up has no caller to plan as.
+          GET /tables/{table}/rows plans as the caller whose bearer token authenticated the request, and answers
+          401 without one.
+        """);
+    if (demo && port != null) {
+      out.append("  The demo catalog serves its callers ").append(DemoCustomers.NAME).append(" differently:\n");
+      for (String token : List.of(DemoCallers.ALICE_TOKEN, DemoCallers.BOB_TOKEN)) {
+        out.append(String.format("    curl -H 'Authorization: Bearer %s' http://localhost:%s/tables/%s/rows%n", token,
+            port, DemoCustomers.NAME));
+      }
+    }
+    return out.toString();
   }
 
   /** A line of figures: the label, the figure, padded so that what follows lines up, and what it is. */

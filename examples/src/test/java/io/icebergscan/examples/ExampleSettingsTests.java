@@ -1,14 +1,17 @@
 package io.icebergscan.examples;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.test.DemoTable;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -69,6 +72,34 @@ class ExampleSettingsTests {
 
     assertThat(output).contains("APPLICATION FAILED TO START").contains("example.table is 'orders': ")
         .contains("expected namespace.table");
+  }
+
+  @Test
+  void planningAsTheCallersOfACatalogOfYourOwnWithoutAWayToAuthenticateThemFailsStartUp(CapturedOutput output) {
+    assertThatThrownBy(() -> run(NO_CATALOG, "--example.table=sales.orders", "--iceberg.rest.identity=caller"))
+        .rootCause().isInstanceOfSatisfying(ExampleSettingException.class,
+            failure -> assertThat(failure.setting()).isEqualTo("iceberg.rest.identity"));
+
+    assertThat(output).contains("APPLICATION FAILED TO START")
+        .contains("iceberg.rest.identity is caller, and iceberg.rest.uri points to a catalog of your own "
+            + "(http://127.0.0.1:9/catalog), but the application has no way to authenticate its callers' bearer "
+            + "tokens: it has neither a ReactiveJwtDecoder nor a ReactiveOpaqueTokenIntrospector bean")
+        .contains("Define a bean for your identity provider: a ReactiveJwtDecoder for JWTs")
+        .contains("as application-callers.yml shows");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = { "--iceberg.rest.token=a-token-of-my-own",
+      "--iceberg.rest.oauth2.client-id=my-client --iceberg.rest.oauth2.client-secret=my-secret" })
+  void planningAsTheCallersOfTheDemoCatalogTheApplicationsOwnIdentityIsTheOneSet(String identity) {
+    List<String> args = new ArrayList<>(List.of(identity.split(" ")));
+    args.add("--spring.profiles.active=callers");
+    try (ConfigurableApplicationContext context = run(args.toArray(String[]::new))) {
+      // the demo catalog, which refuses a token of no principal of its, knows the application by it
+      assertThat(context.getBean(ScanPlanner.class).checkCatalog(Duration.ofSeconds(10)).supportsPlanning()).isTrue();
+      assertThat(context.getBean(DemoCatalog.Started.class).catalog().tokenRequests("client_credentials"))
+          .isEqualTo(identity.contains("client-id") ? 1 : 0);
+    }
   }
 
   @Test

@@ -233,11 +233,8 @@ class ScanPlanningExampleApplicationTests {
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
     assertThat(answer.body()).doesNotContain("@example.com").doesNotContain("\"DE\"");
     JsonNode rows = JsonMapper.builder().build().readTree(answer.body());
-    assertThat(rows.valueStream().toList()).hasSize(DemoCustomers.VISIBLE_ROWS).allSatisfy(row -> {
-      assertThat(row.get("country").asString()).isEqualTo(DemoCustomers.VISIBLE_COUNTRY);
-      assertThat(row.get("birth_date").isNull() || row.get("birth_date").asString().endsWith("-01-01")).isTrue();
-      assertThat(row.get("email").isNull() || row.get("email").asString().matches("[xn]+@x+\\.x+")).isTrue();
-    });
+    assertThat(rows.valueStream().toList()).hasSize(DemoCustomers.VISIBLE_ROWS)
+        .allSatisfy(CallerIdentityExampleTests::assertRestricted);
     // a filter on the masked column with a raw address finds nothing; with its masked value, the rows that mask to it
     String raw = "{\"type\":\"eq\",\"left\":{\"type\":\"reference\",\"name\":\"email\"},"
         + "\"right\":\"ada0@example.com\"}";
