@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.icebergscan.planning.auth.Callers;
 import io.icebergscan.planning.auth.CatalogCredentials;
 import io.icebergscan.planning.auth.OAuth2ClientCredentials;
+import io.icebergscan.planning.exceptions.CallerRefusedException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.RestException;
 import io.icebergscan.planning.exceptions.TokenExchangeException;
@@ -157,14 +158,21 @@ class CallerIdentityTest {
   }
 
   @Test
-  void aRefusedCallerIsTheCatalogsAnswerNotAnotherIdentitysRetry() {
+  void aRefusedCallerIsTheCatalogsAnswerToTheCallerNotAnotherIdentitysRetry() {
     ScanPlanner planner = servicePlanner();
     assertThatThrownBy(() -> planner.as(CatalogCredentials.bearer("mallory-token")).plan(TABLE))
-        .isInstanceOf(RestException.class).satisfies(failure -> assertThat(((RestException) failure).statusCode())
-            .isEqualTo(401))
+        .isInstanceOfSatisfying(CallerRefusedException.class, refused -> {
+          assertThat(refused.statusCode()).isEqualTo(401);
+          assertThat(refused.notAuthenticated()).isTrue();
+        })
         .message().doesNotContain("mallory-token");
     // refused once: bearer credentials have no other value to retry with, and the service's header is not one
     assertThat(this.catalog.refused).containsExactly("Bearer mallory-token");
+
+    // the planner's own refusal is the application's, not a caller's
+    ScanPlanner unauthenticated = planner(this.mock.builder());
+    assertThatThrownBy(() -> unauthenticated.plan(TABLE)).isInstanceOf(RestException.class)
+        .isNotInstanceOf(CallerRefusedException.class);
   }
 
   @Test

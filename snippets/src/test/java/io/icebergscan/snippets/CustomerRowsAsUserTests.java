@@ -2,7 +2,7 @@ package io.icebergscan.snippets;
 
 import java.util.List;
 
-import io.icebergscan.planning.exceptions.RestException;
+import io.icebergscan.planning.exceptions.CallerRefusedException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalogTest;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -45,7 +45,9 @@ class CustomerRowsAsUserTests {
         .satisfies(row -> assertThat(row.getField("email")).isEqualTo("xxx@xxxxxxx.xxx"));
     assertThat(this.customerRows.visibleTo("bob-token")).extracting(row -> row.getField("email"))
         .containsExactlyInAnyOrder("ada@example.com", "grace@example.com");
-    assertThatThrownBy(() -> this.customerRows.visibleTo("carol-token")).isInstanceOf(RestException.class)
-        .satisfies(refused -> assertThat(((RestException) refused).statusCode()).isEqualTo(401));
+    // a token the catalog does not know: the catalog refuses the caller, 401
+    assertThatThrownBy(() -> this.customerRows.visibleTo("carol-token"))
+        .isInstanceOfSatisfying(CallerRefusedException.class,
+            refused -> assertThat(refused.statusCode()).isEqualTo(401));
   }
 }

@@ -1,6 +1,7 @@
 package io.icebergscan.planning.autoconfigure;
 
 import io.icebergscan.planning.exceptions.CallerMismatchException;
+import io.icebergscan.planning.exceptions.CallerRefusedException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
@@ -45,7 +46,7 @@ public class ScanPlanningProblemDetails {
     if (status == HttpStatus.UNAUTHORIZED) {
       // RFC 6750: no caller is a bare challenge; a caller's token that was refused is an invalid one
       response.header(HttpHeaders.WWW_AUTHENTICATE,
-          failure instanceof TokenExchangeException ? "Bearer error=\"invalid_token\"" : "Bearer");
+          failure instanceof MissingCallerException ? "Bearer" : "Bearer error=\"invalid_token\"");
     }
     return response.body(problem);
   }
@@ -53,9 +54,15 @@ public class ScanPlanningProblemDetails {
   /** The status a failure answers the application's client with. */
   public static HttpStatus statusOf(ScanPlanningException failure) {
     if (failure instanceof MissingCallerException
-        || failure instanceof TokenExchangeException exchange && exchange.callersTokenRefused()) {
-      // the call needs an authenticated caller whose token the identity provider accepts: the client's to fix
+        || failure instanceof TokenExchangeException exchange && exchange.callersTokenRefused()
+        || failure instanceof CallerRefusedException refused && refused.notAuthenticated()) {
+      // the call needs an authenticated caller whose token the identity provider and the catalog accept: the client's
+      // to fix
       return HttpStatus.UNAUTHORIZED;
+    }
+    if (failure instanceof CallerRefusedException) {
+      // the catalog does not let the caller do what was asked (a table it was not granted, say)
+      return HttpStatus.FORBIDDEN;
     }
     if (failure instanceof NoSuchTableException || failure instanceof NoSuchNamespaceException) {
       return HttpStatus.NOT_FOUND;

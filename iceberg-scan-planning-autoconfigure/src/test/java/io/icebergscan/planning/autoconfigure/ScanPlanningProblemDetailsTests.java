@@ -12,6 +12,7 @@ import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.CallerMismatchException;
+import io.icebergscan.planning.exceptions.CallerRefusedException;
 import io.icebergscan.planning.exceptions.InvalidReadRestrictionsException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
@@ -107,6 +108,10 @@ class ScanPlanningProblemDetailsTests {
         Arguments.of(new PlanFailedException("the catalog failed the plan", "ValidationException"), 502),
         Arguments.of(new MalformedResponseException("plan-tasks is not an array", "plan-tasks", null), 502),
         Arguments.of(new RestrictedReadException("sales.orders", "IcebergScanPlan.tasks()", "its files are raw"), 403),
+        // the catalog refused the caller: its token (401, 419), or what it asked (403)
+        Arguments.of(new CallerRefusedException(401, "NotAuthorizedException", "not authorized", null, null), 401),
+        Arguments.of(new CallerRefusedException(419, "AuthenticationTimeoutException", "expired", null, null), 401),
+        Arguments.of(new CallerRefusedException(403, "ForbiddenException", "not granted", null, null), 403),
         // the application read one caller's table as another: its own bug, which no client can fix
         Arguments.of(new CallerMismatchException("sales.orders", "readRows()"), 500),
         Arguments.of(new InvalidReadRestrictionsException("sales.orders", 3, "an unknown action"), 502),
@@ -172,7 +177,7 @@ class ScanPlanningProblemDetailsTests {
     if (status != 401) {
       return null;
     }
-    return List.of(thrown instanceof TokenExchangeException ? "Bearer error=\"invalid_token\"" : "Bearer");
+    return List.of(thrown instanceof MissingCallerException ? "Bearer" : "Bearer error=\"invalid_token\"");
   }
 
   @Test

@@ -422,7 +422,7 @@ public final class CatalogClient {
       return onSuccess.apply(raw);
     }
     throw CatalogErrors.map(request.endpoint(), raw.status, this.errors.parse(raw.body), request.planTask(),
-        RetryPolicy.retryAfter(raw.headers));
+        RetryPolicy.retryAfter(raw.headers), this.caller != null);
   }
 
   /** The request's answer, status, headers and body read whole: sent again on each subscription. */

@@ -3,8 +3,10 @@ package io.icebergscan.planning.internal.http;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 import io.icebergscan.planning.exceptions.AuthenticationException;
+import io.icebergscan.planning.exceptions.CallerRefusedException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
 import io.icebergscan.planning.exceptions.NoSuchPlanIdException;
@@ -44,12 +46,19 @@ public final class CatalogErrors {
       Endpoint.LOAD_CREDENTIALS, "NoSuchTableException",
       Endpoint.REPORT_METRICS, "NoSuchTableException");
 
+  /** Refusals of a caller: not authenticated (401, and the spec's 419 for an expired token), not authorized (403). */
+  private static final Set<Integer> CALLER_REFUSED = Set.of(401, 403, 419);
+
   private CatalogErrors() {
   }
 
-  /** An HTTP error answer of a request to {@code endpoint}. */
+  /**
+   * An HTTP error answer of a request to {@code endpoint}.
+   *
+   * @param callers whether the request was a caller's: its 401, 403 and 419 are then the caller's refusals
+   */
   public static RestException map(Endpoint endpoint, int status, @Nullable ErrorBody body, @Nullable String planTask,
-      @Nullable Duration retryAfter) {
+      @Nullable Duration retryAfter, boolean callers) {
     String type = body != null ? body.type() : null;
     String message = body != null && body.message() != null
         ? body.message()
@@ -67,6 +76,9 @@ public final class CatalogErrors {
         default:
           break;
       }
+    }
+    if (callers && CALLER_REFUSED.contains(status)) {
+      return new CallerRefusedException(status, type, message, planTask, retryAfter);
     }
     return new RestException(status, type, message, planTask, retryAfter);
   }
