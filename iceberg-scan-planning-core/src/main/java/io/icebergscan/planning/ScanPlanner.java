@@ -226,14 +226,21 @@ public interface ScanPlanner extends AutoCloseable {
       return this;
     }
 
-    /** The warehouse sent to {@code GET /v1/config}. */
+    /**
+     * The warehouse sent to {@code GET /v1/config}; {@code null}, empty or blank for none (what
+     * {@code ${ICEBERG_WAREHOUSE:}} gives when the variable is not set), as for an empty token.
+     */
     public Builder warehouse(@Nullable String warehouse) {
-      this.warehouse = warehouse;
+      this.warehouse = unsetIfBlank(warehouse);
       return this;
     }
 
-    /** A path prefix, percent-encoded as it goes into paths, to use unless the catalog's config overrides it. */
+    /**
+     * A path prefix, percent-encoded as it goes into paths, to use unless the catalog's config overrides it;
+     * {@code null}, empty or blank for none.
+     */
     public Builder prefix(@Nullable String prefix) {
+      prefix = unsetIfBlank(prefix);
       if (prefix != null && !CatalogDiscovery.usableInPath(prefix, true)) {
         throw new IllegalArgumentException("the prefix '" + prefix + "' cannot be used in a request path: "
             + "it must be percent-encoded, without '?' or '#'");
@@ -461,6 +468,10 @@ public interface ScanPlanner extends AutoCloseable {
           this.maxResponseBytes,
           new RetryPolicy(this.maxRetries, this.retryInitialDelay, this.retryMaxDelay), this.callers), settings,
           new Instrumentation(this.observationRegistry, this.observationConvention, this.fetchObservationConvention));
+    }
+
+    private static @Nullable String unsetIfBlank(@Nullable String value) {
+      return value == null || value.isBlank() ? null : value;
     }
 
     private static Duration positive(Duration duration, String name) {

@@ -18,9 +18,9 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.SocketEffect;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.web.reactive.function.client.WebClient;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -59,6 +59,18 @@ class CatalogProtocolTest {
 
     assertThat(this.catalog.take().getTarget()).isEqualTo("/api/catalog/v1/config?warehouse=my%20wh%2F1");
     assertThat(this.catalog.take().getTarget()).isEqualTo("/api/catalog/v1/cat/p1/namespaces/db/tables/events/plan");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = { "", " " })
+  void anEmptyWarehouseAndPrefixAreUnsetAsAnEmptyTokenIs(String empty) throws Exception {
+    // what warehouse: ${ICEBERG_WAREHOUSE:} gives when the variable is not set
+    this.catalog.enqueue(200, config("{}", "{}"));
+    this.catalog.enqueue(200, NOTHING_TO_DO);
+    planner(this.catalog.builder().warehouse(empty).prefix(empty)).plan(TABLE);
+
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/config");
+    assertThat(this.catalog.take().getTarget()).isEqualTo("/v1/namespaces/db/tables/events/plan");
   }
 
   @Test

@@ -20,8 +20,8 @@ import org.springframework.util.unit.DataSize;
  *
  * @param uri Base URI of the Iceberg REST catalog, the part before "/v1/...". Without it (or an
  *     IcebergRestConnectionDetails bean), no ScanPlanner bean is created.
- * @param warehouse Warehouse to request from the catalog's "GET /v1/config".
- * @param prefix Path prefix to use unless the catalog's configuration overrides it.
+ * @param warehouse Warehouse to request from the catalog's "GET /v1/config"; empty for none.
+ * @param prefix Path prefix to use unless the catalog's configuration overrides it; empty for none.
  * @param headers Static HTTP headers sent with every request to the catalog.
  * @param token Bearer token sent as "Authorization: Bearer ..." with every request; an empty one sends
  *     none. For tokens that expire, use "iceberg.rest.oauth2.*" instead.

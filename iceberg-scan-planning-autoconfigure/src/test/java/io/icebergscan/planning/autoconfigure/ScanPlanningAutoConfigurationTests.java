@@ -454,6 +454,18 @@ class ScanPlanningAutoConfigurationTests {
     });
   }
 
+  @Test
+  void anEmptyWarehouseAndPrefixAreUnsetAsAnEmptyTokenIs() {
+    // warehouse: ${ICEBERG_WAREHOUSE:} with the variable unset
+    enqueuePlan();
+    this.runner.withPropertyValues(uri(), "iceberg.rest.warehouse=", "iceberg.rest.prefix=").run(context -> {
+      context.getBean(ScanPlanner.class).plan(TableIdentifier.of("db", "t"));
+      List<RecordedRequest> requests = takeRequests(2);
+      assertThat(requests.get(0).getTarget()).isEqualTo("/catalog/v1/config");
+      assertThat(requests.get(1).getTarget()).isEqualTo("/catalog/v1/namespaces/db/tables/t/plan");
+    });
+  }
+
   private static JsonNode metadata() throws Exception {
     try (InputStream in = ScanPlanningAutoConfigurationTests.class
         .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
