@@ -7,8 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The caller benchmarks plan what they say, and the token-exchange one counts what its cache did. */
 class CallerBenchmarksTest {
 
+  /** The latency catalog checks no identity: which one each client plans as is CallerIdentityTest's to pin. */
   @Test
-  void callerPlanPlansTheWholeFlatPlanAsEachIdentity() throws Exception {
+  void callerPlanPlansTheWholeFlatPlanWithEachOfItsClients() throws Exception {
     CallerPlan benchmark = new CallerPlan();
     benchmark.handles = 8;
     benchmark.limit = 4;

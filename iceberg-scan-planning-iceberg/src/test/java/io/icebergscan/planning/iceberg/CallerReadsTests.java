@@ -12,6 +12,7 @@ import io.icebergscan.planning.auth.Callers;
 import io.icebergscan.planning.auth.CatalogCredentials;
 import io.icebergscan.planning.exceptions.CallerMismatchException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalog.RecordedRequest;
 import io.icebergscan.planning.test.EmbeddedTable;
@@ -120,6 +121,29 @@ class CallerReadsTests {
     await().atMost(Duration.ofSeconds(10)).until(() -> catalog.recordedRequests().stream()
         .anyMatch(request -> request.path().endsWith("/metrics")));
     assertOnlyAndRefreshed("Bearer alice-token");
+  }
+
+  @Test
+  void aCallersRestrictedTableKeepsEveryRawDoorShutThroughTheCallersView() {
+    IcebergScanPlanner alice = iceberg.as(ALICE);
+    IcebergTable alices = alice.loadTable(PEOPLE);
+    catalog.clearRecordedRequests();
+    // refused before anything is sent: tasks, splits, files, metadata and credentials describe or open raw rows
+    assertThatThrownBy(() -> alice.planTasks(alices, IcebergScan.all()).blockLast(Duration.ofSeconds(10)))
+        .isInstanceOf(RestrictedReadException.class);
+    assertThatThrownBy(alices::metadata).isInstanceOf(RestrictedReadException.class);
+    assertThatThrownBy(alices::storageCredentials).isInstanceOf(RestrictedReadException.class);
+    assertThatThrownBy(alices::config).isInstanceOf(RestrictedReadException.class);
+    assertThat(catalog.recordedRequests()).isEmpty();
+    try (IcebergScanPlan plan = alice.plan(alices, IcebergScan.all())) {
+      assertThatThrownBy(plan::tasks).isInstanceOf(RestrictedReadException.class);
+      assertThatThrownBy(plan::splitTasks).isInstanceOf(RestrictedReadException.class);
+      assertThatThrownBy(plan::io).isInstanceOf(RestrictedReadException.class);
+      assertThatThrownBy(plan::scanPlan).isInstanceOf(RestrictedReadException.class);
+    }
+    // the refusal of another caller names the table and the call, nothing of its rows
+    assertThatThrownBy(() -> iceberg.as(BOB).readRows(alices, IcebergScan.all()))
+        .isInstanceOf(CallerMismatchException.class).message().doesNotContain("user").doesNotContain("@");
   }
 
   @Test
