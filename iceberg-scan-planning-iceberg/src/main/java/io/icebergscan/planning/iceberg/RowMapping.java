@@ -92,6 +92,23 @@ public final class RowMapping {
     return struct.fields().get(position);
   }
 
+  /** The components of a record, or the properties of a bean's setters: what rows fill, in that order. */
+  public static List<String> properties(Class<?> type) {
+    List<String> properties = new ArrayList<>();
+    if (type.isRecord()) {
+      for (RecordComponent component : type.getRecordComponents()) {
+        properties.add(component.getName());
+      }
+      return properties;
+    }
+    for (Method method : type.getMethods()) {
+      if (isSetter(method)) {
+        properties.add(propertyOf(method));
+      }
+    }
+    return properties;
+  }
+
   /** The name a component's or property's {@code @Column} gives, if it has one. */
   private static @Nullable String explicitName(Class<?> type, String property) {
     if (type.isRecord()) {
@@ -340,8 +357,11 @@ public final class RowMapping {
         + "' of type " + column);
   }
 
-  /** The Java type Iceberg's generic rows hold a primitive column's values as. */
-  private static Class<?> heldAs(org.apache.iceberg.types.Type column) {
+  /**
+   * The Java type Iceberg's generic rows hold a primitive column's values as ({@code CharSequence} for a string,
+   * {@code Object} for binary and the types that are not primitive).
+   */
+  public static Class<?> heldAs(org.apache.iceberg.types.Type column) {
     return switch (column.typeId()) {
       case BOOLEAN -> Boolean.class;
       case INTEGER -> Integer.class;

@@ -1,0 +1,53 @@
+package io.icebergscan.planning.data.config;
+
+import java.lang.annotation.Annotation;
+import java.util.Collection;
+import java.util.List;
+
+import io.icebergscan.planning.data.IcebergRepository;
+import io.icebergscan.planning.data.IcebergTable;
+import io.icebergscan.planning.data.support.IcebergRepositoryFactoryBean;
+import org.springframework.beans.factory.support.BeanDefinitionBuilder;
+import org.springframework.data.repository.config.RepositoryConfigurationExtensionSupport;
+import org.springframework.data.repository.config.RepositoryConfigurationSource;
+
+/**
+ * The Iceberg module of Spring Data: its repositories are the interfaces that extend {@link IcebergRepository}, or
+ * whose entity is an {@link IcebergTable @IcebergTable}, so that they live beside JPA, JDBC or MongoDB repositories in
+ * one application.
+ */
+public class IcebergRepositoryConfigurationExtension extends RepositoryConfigurationExtensionSupport {
+
+  @Override
+  public String getModuleName() {
+    return "Iceberg";
+  }
+
+  @Override
+  protected String getModulePrefix() {
+    return "iceberg";
+  }
+
+  @Override
+  public String getRepositoryFactoryBeanClassName() {
+    return IcebergRepositoryFactoryBean.class.getName();
+  }
+
+  @Override
+  protected Collection<Class<? extends Annotation>> getIdentifyingAnnotations() {
+    return List.of(IcebergTable.class);
+  }
+
+  @Override
+  protected Collection<Class<?>> getIdentifyingTypes() {
+    return List.of(IcebergRepository.class);
+  }
+
+  @Override
+  public void postProcess(BeanDefinitionBuilder builder, RepositoryConfigurationSource source) {
+    source.getAttribute("icebergScanPlannerRef").filter(name -> !name.isEmpty())
+        .ifPresent(name -> builder.addPropertyReference("planner", name));
+    source.getAttribute("conversionServiceRef").filter(name -> !name.isEmpty())
+        .ifPresent(name -> builder.addPropertyReference("conversionService", name));
+  }
+}
