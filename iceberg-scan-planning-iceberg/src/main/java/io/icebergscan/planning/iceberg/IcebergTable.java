@@ -146,6 +146,33 @@ public final class IcebergTable {
     return this.readRestrictions;
   }
 
+  /**
+   * The snapshot {@code scan} reads, as {@link IcebergScanPlanner#plan} resolves its snapshot, ref or time:
+   * {@code null} for an incremental scan or a table without snapshots. Allowed whatever the read restrictions: a
+   * snapshot's id describes no rows.
+   *
+   * @throws IllegalArgumentException when the scan does not fit the table
+   */
+  public @Nullable Long snapshotIdOf(IcebergScan scan) {
+    return ResolvedScan.of(this, scan).snapshotId();
+  }
+
+  /**
+   * The schema {@code scan} reads with (a time travel's snapshot's, else the current one), as {@link #schema()} gives
+   * it for a table whose reads are restricted.
+   *
+   * @throws IllegalArgumentException when the scan does not fit the table
+   */
+  public Schema schemaOf(IcebergScan scan) {
+    Schema schema = ResolvedScan.of(this, scan).schema();
+    return this.readRestrictions.isEmpty() ? schema : this.readRestrictions.withoutMaskedDefaults(schema);
+  }
+
+  /** Whether the table, as it was loaded, has the snapshot {@code snapshotId} (one expired since it was committed not). */
+  public boolean hasSnapshot(long snapshotId) {
+    return this.metadata.snapshot(snapshotId) != null;
+  }
+
   /** The schema a scan of {@code snapshotId} reads with: that snapshot's schema, or the current one if unknown. */
   Schema schemaOf(long snapshotId) {
     Snapshot snapshot = this.metadata.snapshot(snapshotId);

@@ -95,9 +95,6 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
     if (this.method.isPageQuery() || this.method.isSliceQuery()) {
       throw refuse("Page or Slice result", ": page with a Window and an IcebergScrollPosition");
     }
-    if ((this.tree.isCountProjection() || this.tree.isExistsProjection()) && this.tree.isLimiting()) {
-      throw refuse("Top or First", ": a count or an existence check reads no chosen rows");
-    }
     ReturnedType returned = this.method.getResultProcessor().getReturnedType();
     for (String property : returned.getInputProperties()) {
       try {

@@ -23,9 +23,6 @@ import io.icebergscan.planning.iceberg.ScanRows;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotRef;
-import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
@@ -88,23 +85,7 @@ public final class TableReads<T> {
     private Call(IcebergTable table, TableSnapshot snapshot) {
       this.table = table;
       this.snapshot = snapshot;
-      this.schema = schemaRead(table.metadata(), snapshot);
-    }
-
-    /** The schema the call reads with: a time travel's snapshot's, else the table's. */
-    private static Schema schemaRead(TableMetadata metadata, TableSnapshot snapshot) {
-      Long id = snapshotId(metadata, snapshot);
-      if (snapshot.isCurrent() || id == null) {
-        return metadata.schema();
-      }
-      SnapshotRef ref = snapshot.refName() == null ? null : metadata.ref(snapshot.refName());
-      if (ref != null && ref.isBranch()) {
-        return metadata.schema();
-      }
-      Snapshot read = metadata.snapshot(id);
-      Integer schemaId = read == null ? null : read.schemaId();
-      Schema schema = schemaId == null ? null : metadata.schemasById().get(schemaId);
-      return schema == null ? metadata.schema() : schema;
+      this.schema = table.schemaOf(snapshot.applyTo(IcebergScan.all()));
     }
 
     public IcebergTable table() {
@@ -250,13 +231,13 @@ public final class TableReads<T> {
      * @throws ExpiredScrollPositionException when the position's snapshot is gone
      */
     public <R> Window<R> window(Expression filter, Shape<R> shape, IcebergScrollPosition position, int limit) {
-      TableMetadata metadata = this.table.metadata();
-      Long snapshotId = position.isInitial() ? snapshotId(metadata, this.snapshot) : position.snapshotId();
+      Long snapshotId = position.isInitial() ? this.table.snapshotIdOf(this.snapshot.applyTo(IcebergScan.all()))
+          : position.snapshotId();
       if (snapshotId == null) {
         // a table without snapshots has no rows
         return Window.from(List.of(), index -> position, false);
       }
-      if (metadata.snapshot(snapshotId) == null) {
+      if (!this.table.hasSnapshot(snapshotId)) {
         throw new ExpiredScrollPositionException(this.table.identifier().toString(), snapshotId);
       }
       List<String> columns = new ArrayList<>(columns(shape.properties()));
@@ -298,34 +279,5 @@ public final class TableReads<T> {
       }
       return Window.from(rows, positions::get, more);
     }
-  }
-
-  /** The snapshot {@code snapshot} reads, {@code null} for a table without one. */
-  private static @Nullable Long snapshotId(TableMetadata metadata, TableSnapshot snapshot) {
-    if (snapshot.snapshotId() != null) {
-      return snapshot.snapshotId();
-    }
-    if (snapshot.refName() != null) {
-      SnapshotRef ref = metadata.ref(snapshot.refName());
-      if (ref == null) {
-        throw new IllegalArgumentException("the table has no branch or tag '" + snapshot.refName() + "'");
-      }
-      return ref.snapshotId();
-    }
-    if (snapshot.asOf() != null) {
-      long time = snapshot.asOf().toEpochMilli();
-      Long found = null;
-      for (var entry : metadata.snapshotLog()) {
-        if (entry.timestampMillis() <= time) {
-          found = entry.snapshotId();
-        }
-      }
-      if (found == null) {
-        throw new IllegalArgumentException("the table has no snapshot as old as " + snapshot.asOf());
-      }
-      return found;
-    }
-    Snapshot current = metadata.currentSnapshot();
-    return current == null ? null : current.snapshotId();
   }
 }
