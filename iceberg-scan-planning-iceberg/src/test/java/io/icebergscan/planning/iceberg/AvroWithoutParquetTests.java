@@ -40,10 +40,10 @@ class AvroWithoutParquetTests {
   void avroReadsWithoutParquetOrHadoop() throws Exception {
     ClassPathWithout.Run run = ClassPathWithout.run(path -> {
       String name = path.substring(path.lastIndexOf('/') + 1);
-      return name.startsWith("iceberg-parquet-") || name.startsWith("parquet-") || name.startsWith("hadoop-client-");
+      return name.startsWith("iceberg-parquet-") || name.startsWith("parquet-") || name.startsWith("hadoop-");
     }, Probe.class);
     assertThat(run.leftOut()).as("this module's tests have the optional jars")
-        .anyMatch(name -> name.startsWith("iceberg-parquet-")).anyMatch(name -> name.startsWith("hadoop-client-api-"));
+        .anyMatch(name -> name.startsWith("iceberg-parquet-")).anyMatch(name -> name.startsWith("hadoop-common-"));
     assertThat(run.outcome()).isEqualTo(List.of("no iceberg-parquet", "no hadoop", "read [1, 2, 3]"));
   }
 
