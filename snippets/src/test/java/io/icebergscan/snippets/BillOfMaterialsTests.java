@@ -30,7 +30,7 @@ class BillOfMaterialsTests {
 
   private static final List<String> PUBLISHED = List.of("iceberg-scan-planning-dependencies",
       "iceberg-scan-planning-core", "iceberg-scan-planning-autoconfigure", "iceberg-scan-planning-test",
-      "iceberg-scan-planning-iceberg", "iceberg-scan-planning-iceberg-autoconfigure",
+      "iceberg-scan-planning-iceberg", "iceberg-scan-planning-data", "iceberg-scan-planning-iceberg-autoconfigure",
       "iceberg-scan-planning-spring-boot-starter");
 
   @Test

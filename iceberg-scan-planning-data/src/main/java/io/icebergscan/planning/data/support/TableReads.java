@@ -1,11 +1,14 @@
 package io.icebergscan.planning.data.support;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Spliterators;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -113,7 +116,7 @@ public final class TableReads<T> {
         column = RowMapping.column(owner, segment.getSegment(), struct, true);
         owner = segment.getType();
       }
-      return java.util.Objects.requireNonNull(column, "a property path has a segment");
+      return Objects.requireNonNull(column, "a property path has a segment");
     }
 
     /** The column's name as a filter or a select names it: dotted from the table's top level. */
@@ -191,25 +194,24 @@ public final class TableReads<T> {
      * task's residual true, no read restrictions), else by reading them.
      */
     public long count(Expression filter) {
-      if (this.table.readRestrictions().isEmpty()) {
-        try (IcebergScanPlan plan = planner.plan(this.table, scan(filter, List.of()))) {
-          Long counted = exactCount(plan.tasks());
-          if (counted != null) {
-            return counted;
+      try (IcebergScanPlan plan = planner.plan(this.table, scan(filter, List.of()))) {
+        // a restricted table's tasks are not handed out: they describe the raw rows
+        Long counted = this.table.readRestrictions().isEmpty() ? exactCount(plan.tasks()) : null;
+        if (counted != null) {
+          return counted;
+        }
+        long rows = 0;
+        try (CloseableIterator<Record> read = plan.rows().iterator()) {
+          while (read.hasNext()) {
+            read.next();
+            rows++;
           }
         }
-      }
-      long rows = 0;
-      try (CloseableIterator<Record> read = planner.readRows(this.table, scan(filter, List.of())).iterator()) {
-        while (read.hasNext()) {
-          read.next();
-          rows++;
+        catch (IOException failure) {
+          throw new UncheckedIOException(failure);
         }
+        return rows;
       }
-      catch (java.io.IOException failure) {
-        throw new java.io.UncheckedIOException(failure);
-      }
-      return rows;
     }
 
     /** The rows of the tasks' data files, when every row of them matches: {@code null} otherwise. */
@@ -255,7 +257,7 @@ public final class TableReads<T> {
         scan:
         for (FileScanTask task : tasks) {
           String file = task.file().location();
-          if (!position.isInitial() && file.compareTo(java.util.Objects.requireNonNull(position.file())) < 0) {
+          if (!position.isInitial() && file.compareTo(Objects.requireNonNull(position.file())) < 0) {
             continue;
           }
           try (CloseableIterable<Record> taskRows = plan.rows(task)) {
@@ -272,8 +274,8 @@ public final class TableReads<T> {
               positions.add(IcebergScrollPosition.after(snapshotId, file, at));
             }
           }
-          catch (java.io.IOException failure) {
-            throw new java.io.UncheckedIOException(failure);
+          catch (IOException failure) {
+            throw new UncheckedIOException(failure);
           }
         }
       }
