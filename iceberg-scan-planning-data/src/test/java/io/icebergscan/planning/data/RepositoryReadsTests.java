@@ -87,6 +87,10 @@ class RepositoryReadsTests {
 
     Window<Event> findByKindNot(String kind, IcebergScrollPosition position, Limit limit);
 
+    Window<Event> findByKindIs(String kind, IcebergScrollPosition position);
+
+    List<Event> findByIdStartingWith(String prefix);
+
     @AtSnapshot(ref = "first")
     List<Event> findByKindNotNull();
 
@@ -272,6 +276,22 @@ class RepositoryReadsTests {
 
     assertThat(ids).hasSize(ROWS - ROWS / 4).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id % 4)
         .isNotEqualTo(1));
+  }
+
+  @Test
+  void aWindowWithoutALimitIsRefused() {
+    assertThatThrownBy(() -> repository.findByKindIs("view", IcebergScrollPosition.initial()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a window needs a limit");
+    assertThatThrownBy(() -> repository.findAll(IcebergScrollPosition.initial(), Limit.unlimited()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a window needs a limit");
+  }
+
+  @Test
+  void startingWithOnAColumnThatIsNoStringIsRefusedNamingIt() {
+    assertThatThrownBy(() -> repository.findByIdStartingWith("1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("EventRepository.findByIdStartingWith(String) filters column 'id' of type long with "
+            + "StartingWith");
   }
 
   @Test

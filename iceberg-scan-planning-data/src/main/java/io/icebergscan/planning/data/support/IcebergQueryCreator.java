@@ -75,7 +75,13 @@ final class IcebergQueryCreator extends AbstractQueryCreator<Expression, Express
       case IS_NOT_NULL -> Expressions.notNull(name);
       case TRUE -> Expressions.equal(name, true);
       case FALSE -> Expressions.equal(name, false);
-      case STARTING_WITH -> Expressions.startsWith(name, (String) required(arguments, column));
+      case STARTING_WITH -> {
+        if (column.type().typeId() != org.apache.iceberg.types.Type.TypeID.STRING) {
+          throw new IllegalArgumentException(this.method + " filters column '" + name + "' of type " + column.type()
+              + " with StartingWith, which only a string column takes");
+        }
+        yield Expressions.startsWith(name, (String) required(arguments, column));
+      }
       default -> throw new IllegalStateException(part.getType() + " is refused at start-up");
     };
   }

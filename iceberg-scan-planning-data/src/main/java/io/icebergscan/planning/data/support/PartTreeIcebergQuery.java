@@ -127,8 +127,7 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
     TableReads.Shape<Object> shape = shape(processor);
     long limit = limit(accessor.getLimit());
     if (this.method.isScrollQuery()) {
-      return call.window(filter, shape, position(accessor.getScrollPosition()), (int) Math.min(limit,
-          Integer.MAX_VALUE - 1));
+      return call.window(filter, shape, position(accessor.getScrollPosition()), limit);
     }
     if (this.method.isStreamQuery()) {
       return call.stream(filter, shape, limit);

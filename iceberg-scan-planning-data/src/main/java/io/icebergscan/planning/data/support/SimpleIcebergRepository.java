@@ -27,7 +27,7 @@ public class SimpleIcebergRepository<T> implements IcebergRepository<T> {
 
   @Override
   public List<T> findAll(Limit limit) {
-    return current().list(Expressions.alwaysTrue(), this.entities, limit.isLimited() ? limit.max() : Long.MAX_VALUE);
+    return current().list(Expressions.alwaysTrue(), this.entities, max(limit));
   }
 
   @Override
@@ -37,15 +37,16 @@ public class SimpleIcebergRepository<T> implements IcebergRepository<T> {
 
   @Override
   public Window<T> findAll(IcebergScrollPosition position, Limit limit) {
-    if (!limit.isLimited()) {
-      throw new IllegalArgumentException("a window needs a limit: Limit.of(n)");
-    }
-    return current().window(Expressions.alwaysTrue(), this.entities, position, limit.max());
+    return current().window(Expressions.alwaysTrue(), this.entities, position, max(limit));
   }
 
   @Override
   public long count() {
     return current().count(Expressions.alwaysTrue());
+  }
+
+  private static long max(Limit limit) {
+    return limit.isLimited() ? limit.max() : Long.MAX_VALUE;
   }
 
   private TableReads<T>.Call current() {

@@ -232,7 +232,11 @@ public final class TableReads<T> {
      *
      * @throws ExpiredScrollPositionException when the position's snapshot is gone
      */
-    public <R> Window<R> window(Expression filter, Shape<R> shape, IcebergScrollPosition position, int limit) {
+    public <R> Window<R> window(Expression filter, Shape<R> shape, IcebergScrollPosition position, long limit) {
+      if (limit >= Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("a window needs a limit: a Limit argument, or Top or First in the "
+            + "method's name");
+      }
       Long snapshotId = position.isInitial() ? this.table.snapshotIdOf(this.snapshot.applyTo(IcebergScan.all()))
           : position.snapshotId();
       if (snapshotId == null) {
