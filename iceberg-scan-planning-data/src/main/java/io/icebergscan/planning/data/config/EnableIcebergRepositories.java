@@ -11,6 +11,7 @@ import io.icebergscan.planning.data.support.IcebergRepositoryFactoryBean;
 import org.springframework.context.annotation.ComponentScan.Filter;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.repository.config.BootstrapMode;
+import org.springframework.data.repository.config.DefaultRepositoryBaseClass;
 import org.springframework.data.repository.query.QueryLookupStrategy;
 
 /**
@@ -53,8 +54,8 @@ public @interface EnableIcebergRepositories {
   /** The factory bean of each repository. */
   Class<?> repositoryFactoryBeanClass() default IcebergRepositoryFactoryBean.class;
 
-  /** The repositories' base class. */
-  Class<?> repositoryBaseClass() default Object.class;
+  /** The repositories' base class; the factory's when not given. */
+  Class<?> repositoryBaseClass() default DefaultRepositoryBaseClass.class;
 
   /** Whether nested interfaces are repositories too. */
   boolean considerNestedRepositories() default false;
