@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.data.support.IcebergRepositoryFactory;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import io.icebergscan.planning.iceberg.MappedRows;
@@ -15,6 +16,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.domain.Limit;
 import org.springframework.core.convert.converter.Converter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,6 +95,14 @@ class GovernedRepositoryTests {
         IcebergScan.all().filter(Expressions.startsWith("event_name", prefix)), Event.class)) {
       return rows.flux().collectList().block();
     }
+  }
+
+  @Test
+  void aWindowOfARestrictedTableIsRefusedForItsPositionsNameDataFiles() {
+    assertThatThrownBy(() -> repository.findAll(IcebergScrollPosition.initial(), Limit.of(5)))
+        .isInstanceOf(RestrictedReadException.class)
+        .hasMessageContaining("governed.events")
+        .hasMessageContaining("raw partition values");
   }
 
   @Test

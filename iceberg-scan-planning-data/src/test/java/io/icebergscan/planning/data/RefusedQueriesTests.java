@@ -6,6 +6,7 @@ import java.util.stream.Stream;
 import io.icebergscan.planning.ScanPlanner;
 import io.icebergscan.planning.data.Events.Event;
 import io.icebergscan.planning.data.support.IcebergRepositoryFactory;
+import io.icebergscan.planning.data.support.ReactiveIcebergRepositoryFactory;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +17,8 @@ import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.repository.query.QueryCreationException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -85,6 +88,26 @@ class RefusedQueriesTests {
     List<Event> findByAddressIsEmpty();
   }
 
+  interface ReactiveLike extends ReactiveIcebergRepository<Event> {
+    Flux<Event> findByKindLike(String kind);
+  }
+
+  interface ReactiveIgnoreCase extends ReactiveIcebergRepository<Event> {
+    Mono<Long> countByKindIgnoreCase(String kind);
+  }
+
+  interface ReactiveOrderBy extends ReactiveIcebergRepository<Event> {
+    Flux<Event> findByKindOrderByDayDesc(String kind);
+  }
+
+  interface ReactiveDelete extends ReactiveIcebergRepository<Event> {
+    Mono<Long> deleteByKind(String kind);
+  }
+
+  interface ReactiveParameter extends ReactiveIcebergRepository<Event> {
+    Flux<Event> findByKind(Mono<String> kind);
+  }
+
   static ScanPlanner planner;
   static IcebergScanPlanner iceberg;
 
@@ -124,6 +147,23 @@ class RefusedQueriesTests {
   @MethodSource("refused")
   void aKeywordIcebergCannotEvaluateFailsWhenTheRepositoryIsMade(Class<?> repository, String named) {
     assertThatThrownBy(() -> new IcebergRepositoryFactory(iceberg).getRepository(repository))
+        .isInstanceOf(QueryCreationException.class)
+        .hasMessageContaining(repository.getSimpleName() + "." + named);
+  }
+
+  static Stream<Arguments> refusedReactive() {
+    return Stream.of(
+        Arguments.of(ReactiveLike.class, "findByKindLike(String) uses Like"),
+        Arguments.of(ReactiveIgnoreCase.class, "countByKindIgnoreCase(String) uses IgnoreCase"),
+        Arguments.of(ReactiveOrderBy.class, "findByKindOrderByDayDesc(String) uses OrderBy"),
+        Arguments.of(ReactiveDelete.class, "deleteByKind(String) uses delete"),
+        Arguments.of(ReactiveParameter.class, "findByKind(Mono) uses Mono parameter"));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("refusedReactive")
+  void aReactiveRepositoryRefusesThemAlikeWhenItIsMade(Class<?> repository, String named) {
+    assertThatThrownBy(() -> new ReactiveIcebergRepositoryFactory(iceberg).getRepository(repository))
         .isInstanceOf(QueryCreationException.class)
         .hasMessageContaining(repository.getSimpleName() + "." + named);
   }

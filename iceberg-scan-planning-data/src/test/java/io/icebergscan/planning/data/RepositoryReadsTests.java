@@ -125,6 +125,11 @@ class RepositoryReadsTests {
 
   /** The columns the one plan request since the last clear selected. */
   private static List<String> selected() {
+    return selected(catalog);
+  }
+
+  /** The columns the one plan request {@code catalog} recorded since the last clear selected. */
+  static List<String> selected(EmbeddedIcebergCatalog catalog) {
     List<String> plans = catalog.recordedRequests().stream()
         .filter(request -> "POST".equals(request.method()) && request.path().endsWith("/plan"))
         .map(request -> String.valueOf(request.body())).toList();

@@ -260,17 +260,27 @@ public final class IcebergScanPlanner implements AutoCloseable {
    * that does not fit it as an {@code IllegalArgumentException}.
    */
   public Flux<Record> streamRows(TableIdentifier identifier, IcebergScan scan) {
-    Objects.requireNonNull(identifier, "identifier");
     Objects.requireNonNull(scan, "scan");
+    return loadTableReactively(identifier).flatMapMany(table -> readRows(table, scan).flux());
+  }
+
+  /**
+   * The table {@link #loadTable(TableIdentifier)} loads, for a reactive application: loaded once per subscription on
+   * the reading executor (the call blocks, and so is refused on a non-blocking thread), as the caller found on the
+   * calling thread now, else in the subscriber's context, when the planner plans as its callers; a table it loads is
+   * that caller's, as {@link #as} says. Safe to subscribe to on a non-blocking thread. The table arrives on the reading
+   * executor, where what follows may block: a {@link #plan} of it, say. Failures arrive as the Mono's error.
+   */
+  public Mono<IcebergTable> loadTableReactively(TableIdentifier identifier) {
+    Objects.requireNonNull(identifier, "identifier");
     // the caller is the calling thread's (a Spring MVC request's), else the subscriber's (a WebFlux request's, from
     // its context), found before the load leaves for the reading executor
     CatalogCredentials onThread = this.planner.caller();
     Mono<Optional<CatalogCredentials>> caller = onThread != null ? Mono.just(Optional.of(onThread))
         : Mono.deferContextual(context -> this.planner.caller(context).map(Optional::of)
             .defaultIfEmpty(Optional.empty()));
-    return caller.flatMapMany(found -> Mono.fromCallable(() -> loadTable(identifier, found.orElse(null)))
-        .subscribeOn(Schedulers.fromExecutor(this.reading.executor()))
-        .flatMapMany(table -> readRows(table, scan).flux()));
+    return caller.flatMap(found -> Mono.fromCallable(() -> loadTable(identifier, found.orElse(null)))
+        .subscribeOn(Schedulers.fromExecutor(this.reading.executor())));
   }
 
   /**

@@ -16,9 +16,10 @@ import org.springframework.data.repository.query.QueryLookupStrategy;
 
 /**
  * Makes a bean of every Iceberg repository interface in the annotated class's package (or the packages given): those
- * that extend {@link io.icebergscan.planning.data.IcebergRepository}, or, beside other Spring Data modules, whose
- * entity is an {@link io.icebergscan.planning.data.IcebergTable @IcebergTable}. Spring Boot applications need not:
- * the auto-configuration does it.
+ * that extend {@link io.icebergscan.planning.data.IcebergRepository} or
+ * {@link io.icebergscan.planning.data.ReactiveIcebergRepository}, or, beside other Spring Data modules, whose entity
+ * is an {@link io.icebergscan.planning.data.IcebergTable @IcebergTable}, blocking and reactive alike. Spring Boot
+ * applications need not: the auto-configuration does it.
  */
 @Documented
 @Inherited
@@ -54,7 +55,7 @@ public @interface EnableIcebergRepositories {
   /** The factory bean of each repository. */
   Class<?> repositoryFactoryBeanClass() default IcebergRepositoryFactoryBean.class;
 
-  /** The repositories' base class: {@code SimpleIcebergRepository} unless given. */
+  /** The repositories' base class; the factory's when not given. */
   Class<?> repositoryBaseClass() default DefaultRepositoryBaseClass.class;
 
   /** Whether nested interfaces are repositories too. */

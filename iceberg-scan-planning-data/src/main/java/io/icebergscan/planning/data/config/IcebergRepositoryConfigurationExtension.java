@@ -6,15 +6,18 @@ import java.util.List;
 
 import io.icebergscan.planning.data.IcebergRepository;
 import io.icebergscan.planning.data.IcebergTable;
+import io.icebergscan.planning.data.ReactiveIcebergRepository;
 import io.icebergscan.planning.data.support.IcebergRepositoryFactoryBean;
 import org.springframework.beans.factory.support.BeanDefinitionBuilder;
 import org.springframework.data.repository.config.RepositoryConfigurationExtensionSupport;
 import org.springframework.data.repository.config.RepositoryConfigurationSource;
+import org.springframework.data.repository.core.RepositoryMetadata;
 
 /**
- * The Iceberg module of Spring Data: its repositories are the interfaces that extend {@link IcebergRepository}, or
- * whose entity is an {@link IcebergTable @IcebergTable}, so that they live beside JPA, JDBC or MongoDB repositories in
- * one application.
+ * The Iceberg module of Spring Data: its repositories are the interfaces that extend {@link IcebergRepository} or
+ * {@link ReactiveIcebergRepository}, or whose entity is an {@link IcebergTable @IcebergTable}, so that they live beside
+ * JPA, JDBC or MongoDB repositories in one application. Blocking and reactive repositories are made alike, each by the
+ * factory its interface needs ({@link IcebergRepositoryFactoryBean}).
  */
 public class IcebergRepositoryConfigurationExtension extends RepositoryConfigurationExtensionSupport {
 
@@ -40,7 +43,13 @@ public class IcebergRepositoryConfigurationExtension extends RepositoryConfigura
 
   @Override
   protected Collection<Class<?>> getIdentifyingTypes() {
-    return List.of(IcebergRepository.class);
+    return List.of(IcebergRepository.class, ReactiveIcebergRepository.class);
+  }
+
+  /** Reactive repositories too, which Spring Data refuses unless a module says it makes them. */
+  @Override
+  protected boolean useRepositoryConfiguration(RepositoryMetadata metadata) {
+    return true;
   }
 
   @Override

@@ -1,30 +1,26 @@
 package io.icebergscan.planning.data.support;
 
-import java.lang.reflect.Method;
 import java.util.Optional;
 
 import io.icebergscan.planning.data.IcebergConversionService;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.convert.ConversionService;
-import org.springframework.data.projection.ProjectionFactory;
 import org.springframework.data.repository.core.EntityInformation;
-import org.springframework.data.repository.core.NamedQueries;
 import org.springframework.data.repository.core.RepositoryInformation;
 import org.springframework.data.repository.core.RepositoryMetadata;
 import org.springframework.data.repository.core.support.RepositoryFactorySupport;
 import org.springframework.data.repository.query.QueryLookupStrategy;
-import org.springframework.data.repository.query.RepositoryQuery;
 import org.springframework.data.repository.query.ValueExpressionDelegate;
 
 /**
  * Makes Iceberg repositories: {@link SimpleIcebergRepository} for the methods every one has, and a
- * {@link PartTreeIcebergQuery} for each query method, derived from its name when the repository is made.
+ * {@link PartTreeIcebergQuery} for each query method, derived from its name when the repository is made. Reactive
+ * repositories are {@link ReactiveIcebergRepositoryFactory}'s.
  */
 public class IcebergRepositoryFactory extends RepositoryFactorySupport {
 
-  private final IcebergScanPlanner planner;
-  private final IcebergLiterals literals;
+  private final IcebergRepositoryParts parts;
 
   public IcebergRepositoryFactory(IcebergScanPlanner planner) {
     this(planner, new IcebergConversionService());
@@ -34,8 +30,7 @@ public class IcebergRepositoryFactory extends RepositoryFactorySupport {
    * @param conversions what a query method's arguments are converted with, on their way to Iceberg literals
    */
   public IcebergRepositoryFactory(IcebergScanPlanner planner, ConversionService conversions) {
-    this.planner = planner;
-    this.literals = new IcebergLiterals(conversions);
+    this.parts = new IcebergRepositoryParts(planner, conversions);
   }
 
   @Override
@@ -45,11 +40,7 @@ public class IcebergRepositoryFactory extends RepositoryFactorySupport {
 
   @Override
   protected Object getTargetRepository(RepositoryInformation metadata) {
-    return getTargetRepositoryViaReflection(metadata, reads(metadata));
-  }
-
-  private TableReads<?> reads(RepositoryMetadata metadata) {
-    return new TableReads<>(this.planner, IcebergEntity.of(metadata.getDomainType()));
+    return getTargetRepositoryViaReflection(metadata, this.parts.reads(metadata));
   }
 
   @Override
@@ -60,13 +51,6 @@ public class IcebergRepositoryFactory extends RepositoryFactorySupport {
   @Override
   protected Optional<QueryLookupStrategy> getQueryLookupStrategy(QueryLookupStrategy.@Nullable Key key,
       ValueExpressionDelegate valueExpressionDelegate) {
-    return Optional.of(new QueryLookupStrategy() {
-      @Override
-      public RepositoryQuery resolveQuery(Method method, RepositoryMetadata metadata, ProjectionFactory factory,
-          NamedQueries namedQueries) {
-        return new PartTreeIcebergQuery(new IcebergQueryMethod(method, metadata, factory), reads(metadata),
-            IcebergRepositoryFactory.this.literals);
-      }
-    });
+    return Optional.of(this.parts.queries());
   }
 }

@@ -5,6 +5,7 @@ import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.convert.ConversionService;
+import org.springframework.data.core.ReactiveWrappers;
 import org.springframework.data.repository.Repository;
 import org.springframework.data.repository.core.support.RepositoryFactoryBeanSupport;
 import org.springframework.data.repository.core.support.RepositoryFactorySupport;
@@ -12,7 +13,9 @@ import org.springframework.util.Assert;
 
 /**
  * The bean that makes an Iceberg repository, with the {@link IcebergScanPlanner} it reads through and the conversions
- * its query methods' arguments go through.
+ * its query methods' arguments go through: a reactive one (an interface that uses {@code Flux} or {@code Mono}, as
+ * {@link io.icebergscan.planning.data.ReactiveIcebergRepository} does) with {@link ReactiveIcebergRepositoryFactory},
+ * any other with {@link IcebergRepositoryFactory}, so that one {@code @EnableIcebergRepositories} makes both.
  *
  * @param <R> the repository
  * @param <T> the entity
@@ -60,7 +63,11 @@ public class IcebergRepositoryFactoryBean<R extends Repository<T, Void>, T>
   @Override
   protected RepositoryFactorySupport createRepositoryFactory() {
     Assert.state(this.planner != null, "an Iceberg repository needs an IcebergScanPlanner");
-    return new IcebergRepositoryFactory(this.planner,
-        this.conversionService != null ? this.conversionService : new IcebergConversionService());
+    ConversionService conversions = this.conversionService != null ? this.conversionService
+        : new IcebergConversionService();
+    // as Spring Data tells a reactive repository (RepositoryMetadata.isReactiveRepository())
+    return ReactiveWrappers.usesReactiveType(getObjectType())
+        ? new ReactiveIcebergRepositoryFactory(this.planner, conversions)
+        : new IcebergRepositoryFactory(this.planner, conversions);
   }
 }

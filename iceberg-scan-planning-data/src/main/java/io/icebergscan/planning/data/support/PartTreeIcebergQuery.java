@@ -21,12 +21,16 @@ import org.springframework.data.repository.query.ResultProcessor;
 import org.springframework.data.repository.query.ReturnedType;
 import org.springframework.data.repository.query.parser.Part;
 import org.springframework.data.repository.query.parser.PartTree;
+import org.springframework.data.core.ReactiveWrappers;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * A query method derived from its name ({@code findTop10ByKindAndDayAfter}): checked once, when the repository is
  * made, so that a keyword Iceberg cannot evaluate on the server fails start-up naming the method and the keyword;
  * then, per call, its predicate becomes an Iceberg filter over the call's schema and the rows are read through
- * {@link TableReads}.
+ * {@link TableReads}. A method that returns {@code Flux} or {@code Mono} reads reactively: per subscription, on the
+ * planner's reading executor, never on the subscriber's thread.
  */
 final class PartTreeIcebergQuery implements RepositoryQuery {
 
@@ -46,6 +50,10 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
   private final TableReads<?> reads;
   private final IcebergLiterals literals;
   private final String name;
+  /** How the method returns its rows: blocking, as a {@code Flux}, or as a {@code Mono}. */
+  private final Returns returns;
+
+  private enum Returns { BLOCKING, FLUX, MONO }
 
   PartTreeIcebergQuery(IcebergQueryMethod method, TableReads<?> reads, IcebergLiterals literals) {
     this.method = method;
@@ -62,7 +70,22 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
       throw QueryCreationException.create(method, this.name + " is not a query Iceberg repositories can derive: "
           + notDerivable.getMessage(), notDerivable);
     }
+    this.returns = returns(javaMethod.getReturnType());
     check();
+  }
+
+  private Returns returns(Class<?> type) {
+    if (!ReactiveWrappers.supports(type)) {
+      return Returns.BLOCKING;
+    }
+    if (type.equals(Mono.class)) {
+      return Returns.MONO;
+    }
+    if (type.isAssignableFrom(Flux.class)) {
+      return Returns.FLUX;
+    }
+    throw QueryCreationException.create(this.method, this.name + " returns " + type.getSimpleName() + ": a reactive "
+        + "Iceberg query method returns a Flux or a Mono");
   }
 
   /** Refuses what Iceberg cannot do on the server, naming the method and the keyword. */
@@ -87,6 +110,10 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
           + "for a stable order");
     }
     for (Class<?> type : this.method.method().getParameterTypes()) {
+      if (ReactiveWrappers.supports(type)) {
+        throw refuse(type.getSimpleName() + " parameter", ": pass the value itself; a reactive query method waits "
+            + "for nothing before it loads the table");
+      }
       if (Sort.class.isAssignableFrom(type) || Pageable.class.isAssignableFrom(type)) {
         throw refuse(type.getSimpleName() + " parameter", ": rows come in the plan's order; page with a Window and "
             + "an IcebergScrollPosition, or bound the rows with a Limit");
@@ -114,9 +141,12 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
 
   @Override
   public @Nullable Object execute(Object[] arguments) {
+    if (this.returns != Returns.BLOCKING) {
+      return executeReactively(arguments);
+    }
     ParametersParameterAccessor accessor = new ParametersParameterAccessor(this.method.getParameters(), arguments);
     TableReads<?>.Call call = this.reads.call(this.method.snapshot(arguments));
-    Expression filter = new IcebergQueryCreator(this.tree, accessor, call, this.literals, this.name).createQuery();
+    Expression filter = filter(call, accessor);
     if (this.tree.isCountProjection()) {
       return call.count(filter);
     }
@@ -135,7 +165,42 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
     if (this.method.isCollectionQuery()) {
       return call.list(filter, shape, limit);
     }
-    List<Object> rows = call.list(filter, shape, Math.min(limit, 2));
+    return single(call.list(filter, shape, Math.min(limit, 2)));
+  }
+
+  /**
+   * The same reads as a {@code Flux} or a {@code Mono}: the table is loaded per subscription on the planner's reading
+   * executor, and the call's blocking work (a window, a count's plan) runs there, where it arrives.
+   */
+  private Object executeReactively(Object[] arguments) {
+    ParametersParameterAccessor accessor = new ParametersParameterAccessor(this.method.getParameters(), arguments);
+    Mono<? extends TableReads<?>.Call> calls = this.reads.callReactively(this.method.snapshot(arguments));
+    if (this.tree.isCountProjection()) {
+      return calls.flatMap(call -> call.countReactively(filter(call, accessor)));
+    }
+    if (this.tree.isExistsProjection()) {
+      return calls.flatMap(call -> call.existsReactively(filter(call, accessor)));
+    }
+    ResultProcessor processor = this.method.getResultProcessor().withDynamicProjection(accessor);
+    TableReads.Shape<Object> shape = shape(processor);
+    long limit = limit(accessor.getLimit());
+    if (this.method.isScrollQuery()) {
+      IcebergScrollPosition position = position(accessor.getScrollPosition());
+      return calls.map(call -> call.window(filter(call, accessor), shape, position, limit));
+    }
+    if (this.returns == Returns.FLUX) {
+      return calls.flatMapMany(call -> call.flux(filter(call, accessor), shape, limit));
+    }
+    return calls.flatMap(call -> call.flux(filter(call, accessor), shape, Math.min(limit, 2)).collectList())
+        .flatMap(rows -> Mono.justOrEmpty(single(rows)));
+  }
+
+  private Expression filter(TableReads<?>.Call call, ParametersParameterAccessor accessor) {
+    return new IcebergQueryCreator(this.tree, accessor, call, this.literals, this.name).createQuery();
+  }
+
+  /** The one row of at most two read, or none. */
+  private @Nullable Object single(List<Object> rows) {
     if (rows.size() > 1) {
       throw new IllegalStateException(this.name + " returns one row, but more than one matches; bound it with First "
           + "or Top, or return a List");

@@ -17,6 +17,7 @@ import java.util.stream.StreamSupport;
 import io.icebergscan.planning.data.ExpiredScrollPositionException;
 import io.icebergscan.planning.data.IcebergScrollPosition;
 import io.icebergscan.planning.data.TableSnapshot;
+import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
@@ -34,12 +35,15 @@ import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.domain.Window;
 import org.springframework.data.core.PropertyPath;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The one place a repository reads its entity's table: every repository call loads the table (as the planner's
  * current caller, when it plans as its callers), builds one {@link IcebergScan}, and reads it through
  * {@link IcebergScanPlanner}, whose reads enforce the table's read restrictions. Which columns are read, how rows
- * become entities, how a window pages and when a count may trust the plan's record counts are decided here.
+ * become entities, how a window pages and when a count may trust the plan's record counts are decided here, for
+ * blocking and reactive repositories alike.
  *
  * @param <T> the entity
  */
@@ -63,6 +67,16 @@ public final class TableReads<T> {
   /** One call's table: loaded now, to be read at {@code snapshot}. */
   public Call call(TableSnapshot snapshot) {
     return new Call(this.planner.loadTable(this.entity.table()), snapshot);
+  }
+
+  /**
+   * One reactive call's table, to be read at {@code snapshot}: loaded per subscription on the planner's reading
+   * executor, as the caller found on the calling thread or else in the subscriber's context
+   * ({@link IcebergScanPlanner#loadTableReactively}). It arrives on the reading executor, where the call's blocking
+   * work ({@link Call#window}, the plan of {@link Call#countReactively}) may run; never on the subscriber's thread.
+   */
+  public Mono<Call> callReactively(TableSnapshot snapshot) {
+    return this.planner.loadTableReactively(this.entity.table()).map(table -> new Call(table, snapshot));
   }
 
   /**
@@ -154,11 +168,7 @@ public final class TableReads<T> {
 
     /** The rows matching {@code filter}, read as the stream is consumed, until it is closed. */
     public <R> Stream<R> stream(Expression filter, Shape<R> shape, long limit) {
-      List<String> columns = columns(shape.properties());
-      ScanRows rows = planner.readRows(this.table, scan(filter, columns));
-      if (limit < Long.MAX_VALUE) {
-        rows = rows.limit(limit);
-      }
+      ScanRows rows = rows(filter, columns(shape.properties()), limit);
       CloseableIterator<Record> read = rows.iterator();
       Function<Record, R> mapping = lazily(shape);
       Iterator<R> mapped = new Iterator<>() {
@@ -172,8 +182,21 @@ public final class TableReads<T> {
           return mapping.apply(read.next());
         }
       };
-      ScanRows owner = rows;
-      return StreamSupport.stream(Spliterators.spliteratorUnknownSize(mapped, 0), false).onClose(owner::close);
+      return StreamSupport.stream(Spliterators.spliteratorUnknownSize(mapped, 0), false).onClose(rows::close);
+    }
+
+    /**
+     * The rows matching {@code filter} as a {@code Flux}, a read of its own per subscription, with the subscriber's
+     * demand reaching the file readers: cancelling it (or a {@code take(n)}) ends the read and closes its files.
+     * Safe to subscribe to on a non-blocking thread.
+     */
+    public <R> Flux<R> flux(Expression filter, Shape<R> shape, long limit) {
+      return rows(filter, columns(shape.properties()), limit).flux().map(lazily(shape));
+    }
+
+    private ScanRows rows(Expression filter, List<String> columns, long limit) {
+      ScanRows rows = planner.readRows(this.table, scan(filter, columns));
+      return limit < Long.MAX_VALUE ? rows.limit(limit) : rows;
     }
 
     /** A mapping made from the first row's columns, which are the scan's. */
@@ -189,28 +212,50 @@ public final class TableReads<T> {
       }
     }
 
+    /** {@link #exists} as a {@code Mono}: reads at most one row, without blocking the subscriber's thread. */
+    public Mono<Boolean> existsReactively(Expression filter) {
+      return flux(filter, new Shape<>(List.of(), row -> row), 1).hasElements();
+    }
+
     /**
      * How many rows match {@code filter}: the plan's record counts when they are exact (no delete files, every
      * task's residual true, no read restrictions), else by reading them.
      */
     public long count(Expression filter) {
+      Long planned = plannedCount(filter);
+      if (planned != null) {
+        return planned;
+      }
+      long rows = 0;
+      try (CloseableIterator<Record> read = rows(filter, List.of(), Long.MAX_VALUE).iterator()) {
+        while (read.hasNext()) {
+          read.next();
+          rows++;
+        }
+      }
+      catch (IOException failure) {
+        throw new UncheckedIOException(failure);
+      }
+      return rows;
+    }
+
+    /**
+     * {@link #count} as a {@code Mono}: the plan is made now, blocking, so call this on the reading executor (where
+     * {@link #callReactively} hands the call over); the rows, when they must be read, are read as a {@code Flux}, so
+     * that no reading thread waits for the others.
+     */
+    public Mono<Long> countReactively(Expression filter) {
+      Long planned = plannedCount(filter);
+      return planned != null ? Mono.just(planned) : rows(filter, List.of(), Long.MAX_VALUE).flux().count();
+    }
+
+    /** The plan's count of the rows matching {@code filter} when it is exact, else {@code null}. */
+    private @Nullable Long plannedCount(Expression filter) {
+      if (!this.table.readRestrictions().isEmpty()) {
+        return null;
+      }
       try (IcebergScanPlan plan = planner.plan(this.table, scan(filter, List.of()))) {
-        // a restricted table's tasks are not handed out: they describe the raw rows
-        Long counted = this.table.readRestrictions().isEmpty() ? exactCount(plan.tasks()) : null;
-        if (counted != null) {
-          return counted;
-        }
-        long rows = 0;
-        try (CloseableIterator<Record> read = plan.rows().iterator()) {
-          while (read.hasNext()) {
-            read.next();
-            rows++;
-          }
-        }
-        catch (IOException failure) {
-          throw new UncheckedIOException(failure);
-        }
-        return rows;
+        return exactCount(plan.tasks());
       }
     }
 
@@ -231,11 +276,18 @@ public final class TableReads<T> {
      * position, read from the position's snapshot (or, for the initial position, the call's).
      *
      * @throws ExpiredScrollPositionException when the position's snapshot is gone
+     * @throws RestrictedReadException for a table whose reads are restricted: a position names a data file, whose
+     *     path holds the raw values of the rows' partition
+     * @throws IllegalArgumentException without a limit
      */
     public <R> Window<R> window(Expression filter, Shape<R> shape, IcebergScrollPosition position, long limit) {
       if (limit >= Integer.MAX_VALUE) {
         throw new IllegalArgumentException("a window needs a limit: a Limit argument, or Top or First in the "
             + "method's name");
+      }
+      if (!this.table.readRestrictions().isEmpty()) {
+        throw new RestrictedReadException(this.table.identifier().toString(), "a Window of its rows", "a scroll "
+            + "position names a data file, whose path holds raw partition values; read with a Limit or a Stream");
       }
       Long snapshotId = position.isInitial() ? this.table.snapshotIdOf(this.snapshot.applyTo(IcebergScan.all()))
           : position.snapshotId();
