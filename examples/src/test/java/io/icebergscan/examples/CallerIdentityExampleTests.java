@@ -144,15 +144,15 @@ class CallerIdentityExampleTests {
   }
 
   @Test
-  void withoutATokenThePlannerAnswers401NamingTheMissingCallerAndTheCatalogHearsNothing() {
+  void withoutATokenThePlannerAnswers401SayingThereIsNoCallerAndTheCatalogHearsNothing() {
     Recorded nobodys = record(() -> customers(null));
 
     Answer answer = nobodys.answer();
     assertThat(answer.status()).isEqualTo(401);
     assertThat(answer.headers().getContentType()).hasToString(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     assertThat(answer.headers().getFirst(HttpHeaders.WWW_AUTHENTICATE)).isEqualTo("Bearer");
-    assertThat(answer.json().get("exception").asString()).isEqualTo("MissingCallerException");
-    assertThat(answer.json().get("detail").asString()).contains("runs as its caller, and there is none");
+    assertThat(answer.json().get("detail").asString()).isEqualTo("The request has no authenticated caller");
+    assertThat(answer.json().has("exception")).as("no class name by default").isFalse();
     assertThat(nobodys.requests()).isEmpty();
   }
 

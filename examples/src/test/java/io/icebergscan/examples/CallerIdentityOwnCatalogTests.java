@@ -64,8 +64,8 @@ class CallerIdentityOwnCatalogTests {
             .as("a JWT your identity provider did not sign").isEqualTo(401);
         assertThat(CallerIdentityExampleTests.get(port, customers, DemoCallers.ALICE_TOKEN).status())
             .as("the demo callers are the demo catalog's only").isEqualTo(401);
-        assertThat(CallerIdentityExampleTests.get(port, customers, null).json().get("exception").asString())
-            .isEqualTo("MissingCallerException");
+        assertThat(CallerIdentityExampleTests.get(port, customers, null).json().get("detail").asString())
+            .isEqualTo("The request has no authenticated caller");
         assertThat(CallerIdentityExampleTests.get(port, "/actuator/health", null).json().path("components")
             .path("icebergScanPlanning").path("status").asString()).as("checked as the application").isEqualTo("UP");
       }

@@ -251,8 +251,10 @@ class ScanPlanningExampleApplicationTests {
         .accept(MediaType.APPLICATION_JSON).exchangeToMono(response -> response.bodyToMono(String.class)
             .map(body -> new Answer(response.statusCode().value(), "", body))).block(Duration.ofSeconds(30));
     assertThat(missing.status()).isEqualTo(404);
-    assertThat(JsonMapper.builder().build().readTree(missing.body()).get("exception").asString())
-        .isEqualTo("NoSuchTableException");
+    JsonNode problem = JsonMapper.builder().build().readTree(missing.body());
+    assertThat(problem.get("detail").asString()).isEqualTo("No such table");
+    assertThat(problem.has("exception")).as("no class name by default").isFalse();
+    assertThat(missing.body()).as("nothing of the catalog's").doesNotContain("127.0.0.1").doesNotContain("does not exist");
     assertThat(rows("?select=no_such_column", MediaType.APPLICATION_JSON).status()).isEqualTo(400);
     assertThat(rows("?limit=-1", MediaType.APPLICATION_JSON).status()).isEqualTo(400);
     assertThat(rows("?filter={filter}", MediaType.APPLICATION_JSON, "not json").status()).isEqualTo(400);

@@ -130,10 +130,13 @@ class CallerIdentityEndToEndTests {
     this.port = ((WebServerApplicationContext) this.application).getWebServer().getPort();
   }
 
-  private void startExchanging(Web web) {
-    start(web, "iceberg.rest.caller.mode=token-exchange", "iceberg.rest.oauth2.client-id=" + IdentityProvider.CLIENT_ID,
+  private void startExchanging(Web web, String... properties) {
+    List<String> all = new ArrayList<>(List.of("iceberg.rest.caller.mode=token-exchange",
+        "iceberg.rest.oauth2.client-id=" + IdentityProvider.CLIENT_ID,
         "iceberg.rest.oauth2.client-secret=" + IdentityProvider.CLIENT_SECRET,
-        "iceberg.rest.oauth2.token-uri=" + this.idpServer.url("/token"));
+        "iceberg.rest.oauth2.token-uri=" + this.idpServer.url("/token")));
+    Collections.addAll(all, properties);
+    start(web, all.toArray(String[]::new));
   }
 
   private CallerTokenExchange.Statistics statistics() {
@@ -233,14 +236,35 @@ class CallerIdentityEndToEndTests {
     assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
         .startsWith("application/problem+json"));
     assertThat(answer.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
-    assertThat(answer.body()).contains("\"exception\":\"MissingCallerException\"", "\"status\":401");
+    assertThat(answer.body()).contains("\"detail\":\"The request has no authenticated caller\"", "\"status\":401")
+        .doesNotContain("exception");
     assertThat(this.catalog.seen).isEmpty();
   }
 
   @ParameterizedTest
   @EnumSource(Web.class)
-  void anExchangeTheProviderRefusesIsA401ProblemThatQuotesNoToken(Web web, CapturedOutput output) throws Exception {
+  void anExchangeTheProviderRefusesIsA401ProblemThatNamesNeitherTheProviderNorTheException(Web web)
+      throws Exception {
     startExchanging(web);
+    String mallory = jwt("mallory");
+    this.idp.subject(mallory, "mallory").refuse(mallory);
+
+    Answer answer = get("/plan", mallory);
+
+    assertThat(answer.status()).isEqualTo(401);
+    assertThat(answer.headers().firstValue("WWW-Authenticate")).hasValue("Bearer error=\"invalid_token\"");
+    assertThat(answer.body()).contains("\"detail\":\"The caller's token was refused\"")
+        .doesNotContain(this.idpServer.getHostName() + ":" + this.idpServer.getPort()).doesNotContain("/token")
+        .doesNotContain("invalid_grant").doesNotContain(IdentityProvider.GRANT).doesNotContain("Exception")
+        .doesNotContain(mallory);
+  }
+
+  /** Even the body for development, with the exception's message and type, quotes no token. */
+  @ParameterizedTest
+  @EnumSource(Web.class)
+  void anExchangeTheProviderRefusesIsA401ProblemThatQuotesNoToken(Web web, CapturedOutput output) throws Exception {
+    startExchanging(web, "iceberg.rest.scan-planning.problem-details.include-message=true",
+        "iceberg.rest.scan-planning.problem-details.include-exception=true");
     String mallory = jwt("mallory");
     this.idp.subject(mallory, "mallory").refuse(mallory);
 

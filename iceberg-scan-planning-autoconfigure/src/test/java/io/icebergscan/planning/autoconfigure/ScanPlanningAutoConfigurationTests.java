@@ -370,6 +370,8 @@ class ScanPlanningAutoConfigurationTests {
     builders.put("iceberg.rest.scan-planning.enabled", true);
     builders.put("management.health.icebergscanplanning.enabled", true);
     builders.put("iceberg.rest.scan-planning.problem-details.enabled", false);
+    builders.put("iceberg.rest.scan-planning.problem-details.include-message", false);
+    builders.put("iceberg.rest.scan-planning.problem-details.include-exception", false);
     builders.put("iceberg.rest.oauth2.client-authentication-method", "client_secret_basic");
     // the enums' @DefaultValue, in the form they are written
     builders.put("iceberg.rest.identity", "service");

@@ -1,6 +1,10 @@
 package io.icebergscan.planning.autoconfigure;
 
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -9,6 +13,7 @@ import java.util.stream.Stream;
 
 import io.icebergscan.planning.MockCatalog;
 import io.icebergscan.planning.ScanPlanner;
+import io.icebergscan.planning.ScanRequest;
 import io.icebergscan.planning.TestCatalogs;
 import io.icebergscan.planning.exceptions.AuthenticationException;
 import io.icebergscan.planning.exceptions.CallerMismatchException;
@@ -17,6 +22,7 @@ import io.icebergscan.planning.exceptions.InvalidReadRestrictionsException;
 import io.icebergscan.planning.exceptions.MalformedResponseException;
 import io.icebergscan.planning.exceptions.MissingCallerException;
 import io.icebergscan.planning.exceptions.NoSuchNamespaceException;
+import io.icebergscan.planning.exceptions.NoSuchPlanIdException;
 import io.icebergscan.planning.exceptions.NoSuchPlanTaskException;
 import io.icebergscan.planning.exceptions.NoSuchTableException;
 import io.icebergscan.planning.exceptions.PlanCancelledException;
@@ -27,6 +33,8 @@ import io.icebergscan.planning.exceptions.RestrictedReadException;
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import io.icebergscan.planning.exceptions.TokenExchangeException;
 import io.icebergscan.planning.exceptions.TransportException;
+import io.icebergscan.planning.exceptions.UnsupportedEndpointException;
+import io.icebergscan.planning.model.Endpoint;
 import io.icebergscan.planning.model.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -40,6 +48,7 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
@@ -60,6 +69,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScanPlanningProblemDetailsTests {
 
   private static final String ENABLED = "iceberg.rest.scan-planning.problem-details.enabled=true";
+  private static final String INCLUDE_MESSAGE = "iceberg.rest.scan-planning.problem-details.include-message=true";
+  private static final String INCLUDE_EXCEPTION = "iceberg.rest.scan-planning.problem-details.include-exception=true";
 
   @RegisterExtension
   final MockCatalog catalog = new MockCatalog();
@@ -77,50 +88,78 @@ class ScanPlanningProblemDetailsTests {
       .withUserConfiguration(MvcApplication.class)
       .withBean(Failing.class, () -> new Failing(() -> this.failure.get().get()));
 
+  /** Each failure, its status, and the detail its body has by default: the contract docs/operations.md states. */
   static Stream<Arguments> failures() {
     return Stream.of(
         Arguments.of(new NoSuchTableException(404, "NoSuchTableException", "Table does not exist: sales.orders", null),
-            404),
+            404, "No such table"),
         Arguments.of(new NoSuchNamespaceException(404, "NoSuchNamespaceException", "Namespace does not exist: sales",
-            null), 404),
-        Arguments.of(new RestException(400, "BadRequestException", "Cannot find field 'amout'", null), 400),
-        Arguments.of(new RestException(403, "ForbiddenException", "Not authorized to read sales.orders", null), 502),
-        Arguments.of(new RestException(503, "ServiceUnavailableException", "Slow down", null), 503),
-        Arguments.of(new RestException(500, "ServerError", "Internal error", null), 502),
-        Arguments.of(new NoSuchPlanTaskException(404, "NoSuchPlanTaskException", "plan-task expired", "h1"), 502),
-        Arguments.of(new AuthenticationException("POST /v1/oauth/tokens answered 401", null, null), 502),
-        Arguments.of(new MissingCallerException("plan() of sales.orders"), 401),
+            null), 404, "No such namespace"),
+        Arguments.of(new RestException(400, "BadRequestException", "Cannot find field 'amout'", null), 400,
+            "The Iceberg catalog rejected the request as invalid"),
+        Arguments.of(new RestException(422, "ValidationException", "Cannot find field 'amout'", null), 400,
+            "The Iceberg catalog rejected the request as invalid"),
+        Arguments.of(new RestException(403, "ForbiddenException", "Not authorized to read sales.orders", null), 502,
+            "The Iceberg catalog answered with an error"),
+        Arguments.of(new RestException(503, "ServiceUnavailableException", "Slow down", null), 503,
+            "The Iceberg catalog is unavailable"),
+        Arguments.of(new RestException(429, "TooManyRequests", "Slow down", null), 503,
+            "The Iceberg catalog is unavailable"),
+        Arguments.of(new RestException(500, "ServerError", "Internal error", null), 502,
+            "The Iceberg catalog answered with an error"),
+        Arguments.of(new NoSuchPlanTaskException(404, "NoSuchPlanTaskException", "plan-task expired", "h1"), 502,
+            "The Iceberg catalog answered with an error"),
+        Arguments.of(new NoSuchPlanIdException(404, "NoSuchPlanIdException", "plan expired", null), 502,
+            "The Iceberg catalog answered with an error"),
+        Arguments.of(new AuthenticationException("POST /v1/oauth/tokens answered 401", null, null), 502,
+            "The application could not authenticate to the Iceberg catalog"),
+        Arguments.of(new MissingCallerException("plan() of sales.orders"), 401,
+            "The request has no authenticated caller"),
         Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
-            + "invalid_grant", "invalid_grant"), 401),
+            + "invalid_grant", "invalid_grant"), 401, "The caller's token was refused"),
         Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
-            + "invalid_token", "invalid_token"), 401),
+            + "invalid_token", "invalid_token"), 401, "The caller's token was refused"),
         // the application's own client, or its request, refused: not its caller's to fix
         Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
-            + "invalid_client", "invalid_client"), 502),
+            + "invalid_client", "invalid_client"), 502,
+            "The application could not authenticate to the Iceberg catalog"),
         Arguments.of(new TokenExchangeException("the token exchange at https://idp.example.com/token was refused: "
-            + "invalid_request", "invalid_request"), 502),
+            + "invalid_request", "invalid_request"), 502,
+            "The application could not authenticate to the Iceberg catalog"),
         Arguments.of(new TransportException("GET /v1/config failed: connection refused", null,
-            new ConnectException("Connection refused")), 503),
+            new ConnectException("Connection refused")), 503, "The Iceberg catalog could not be reached"),
         Arguments.of(new TransportException("POST /plan got no complete answer within the request timeout", null,
-            new TimeoutException("request timeout")), 504),
-        Arguments.of(new PlanTimeoutException("the plan took longer than 5m"), 504),
-        Arguments.of(new PlanCancelledException("the plan was cancelled"), 503),
-        Arguments.of(new PlanFailedException("the catalog failed the plan", "ValidationException"), 502),
-        Arguments.of(new MalformedResponseException("plan-tasks is not an array", "plan-tasks", null), 502),
-        Arguments.of(new RestrictedReadException("sales.orders", "IcebergScanPlan.tasks()", "its files are raw"), 403),
+            new TimeoutException("request timeout")), 504, "The Iceberg catalog did not answer in time"),
+        Arguments.of(new PlanTimeoutException("the plan took longer than 5m"), 504,
+            "Planning the scan took longer than allowed"),
+        Arguments.of(new PlanCancelledException("the plan was cancelled"), 503, "Planning the scan was cancelled"),
+        Arguments.of(new PlanFailedException("the catalog failed the plan", "ValidationException"), 502,
+            "The Iceberg catalog failed to plan the scan"),
+        Arguments.of(new MalformedResponseException("plan-tasks is not an array", "plan-tasks", null), 502,
+            "The Iceberg catalog's answer was malformed"),
+        Arguments.of(new UnsupportedEndpointException(Endpoint.SUBMIT_PLAN), 502,
+            "The Iceberg catalog does not offer what the request needs"),
+        Arguments.of(new RestrictedReadException("sales.orders", "IcebergScanPlan.tasks()", "its files are raw"), 403,
+            "The table's read restrictions refuse this way of reading it"),
         // the catalog refused the caller: its token (401, 419), or what it asked (403)
-        Arguments.of(new CallerRefusedException(401, "NotAuthorizedException", "not authorized", null, null), 401),
-        Arguments.of(new CallerRefusedException(419, "AuthenticationTimeoutException", "expired", null, null), 401),
-        Arguments.of(new CallerRefusedException(403, "ForbiddenException", "not granted", null, null), 403),
+        Arguments.of(new CallerRefusedException(401, "NotAuthorizedException", "not authorized", null, null), 401,
+            "The caller's token was refused"),
+        Arguments.of(new CallerRefusedException(419, "AuthenticationTimeoutException", "expired", null, null), 401,
+            "The caller's token was refused"),
+        Arguments.of(new CallerRefusedException(403, "ForbiddenException", "not granted", null, null), 403,
+            "The Iceberg catalog does not allow the caller this request"),
         // the application read one caller's table as another: its own bug, which no client can fix
-        Arguments.of(new CallerMismatchException("sales.orders", "readRows()"), 500),
-        Arguments.of(new InvalidReadRestrictionsException("sales.orders", 3, "an unknown action"), 502),
-        Arguments.of(new ScanPlanningException("the planner is closed"), 502));
+        Arguments.of(new CallerMismatchException("sales.orders", "readRows()"), 500,
+            "The table was read as another caller than it was loaded as"),
+        Arguments.of(new InvalidReadRestrictionsException("sales.orders", 3, "an unknown action"), 502,
+            "The table's read restrictions cannot be enforced"),
+        Arguments.of(new ScanPlanningException("the planner is closed"), 502, "The table could not be planned or read"));
   }
 
   @ParameterizedTest
   @MethodSource("failures")
-  void webFluxAnswersEachFailureWithItsStatusAsAProblem(ScanPlanningException thrown, int status) {
+  void webFluxAnswersEachFailureWithItsStatusAndTheDetailOfItsKind(ScanPlanningException thrown, int status,
+      String detail) {
     this.failure.set(() -> thrown);
     this.webFlux.withPropertyValues(ENABLED).run(context -> {
       WebTestClient client = WebTestClient.bindToApplicationContext(context).build();
@@ -129,8 +168,9 @@ class ScanPlanningProblemDetailsTests {
             .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
             .expectBody()
             .jsonPath("$.status").isEqualTo(status)
-            .jsonPath("$.detail").isEqualTo(thrown.getMessage())
-            .jsonPath("$.exception").isEqualTo(thrown.getClass().getSimpleName());
+            .jsonPath("$.title").isEqualTo(HttpStatus.valueOf(status).getReasonPhrase())
+            .jsonPath("$.detail").isEqualTo(detail)
+            .jsonPath("$.exception").doesNotExist();
         client.get().uri(path).exchange().expectHeader().values("WWW-Authenticate", challenge -> assertThat(challenge)
             .isEqualTo(challenge(thrown, status)));
       }
@@ -139,7 +179,8 @@ class ScanPlanningProblemDetailsTests {
 
   @ParameterizedTest
   @MethodSource("failures")
-  void springMvcAnswersEachFailureWithItsStatusAsAProblem(ScanPlanningException thrown, int status) {
+  void springMvcAnswersEachFailureWithItsStatusAndTheDetailOfItsKind(ScanPlanningException thrown, int status,
+      String detail) {
     this.failure.set(() -> thrown);
     this.mvc.withPropertyValues(ENABLED).run(context -> {
       MockMvcTester mvc = MockMvcTester.from((WebApplicationContext) context);
@@ -149,26 +190,105 @@ class ScanPlanningProblemDetailsTests {
           .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
           .bodyJson().satisfies(body -> {
             body.assertThat().extractingPath("$.status").isEqualTo(status);
-            body.assertThat().extractingPath("$.detail").isEqualTo(thrown.getMessage());
-            body.assertThat().extractingPath("$.exception").isEqualTo(thrown.getClass().getSimpleName());
+            body.assertThat().extractingPath("$.title").isEqualTo(HttpStatus.valueOf(status).getReasonPhrase());
+            body.assertThat().extractingPath("$.detail").isEqualTo(detail);
+            body.assertThat().doesNotHavePath("$.exception");
           });
     });
   }
 
-  /** From the planner itself: the catalog answers the plan with Iceberg's 404 for a table it lacks. */
+  /** For development: the exception's message (without its plan-task handle) and its type, in both stacks. */
+  @ParameterizedTest
+  @MethodSource("failures")
+  void theMessageAndTheTypeOnlyWhenAsked(ScanPlanningException thrown, int status) {
+    this.failure.set(() -> thrown);
+    String message = thrown.planTask() == null ? thrown.getMessage()
+        : thrown.getMessage().substring(0, thrown.getMessage().indexOf(" [plan task '"));
+    String type = thrown.getClass().getSimpleName();
+    this.webFlux.withPropertyValues(ENABLED, INCLUDE_MESSAGE, INCLUDE_EXCEPTION).run(context ->
+        WebTestClient.bindToApplicationContext(context).build().get().uri("/reactive-orders").exchange()
+            .expectStatus().isEqualTo(status).expectBody()
+            .jsonPath("$.detail").isEqualTo(message)
+            .jsonPath("$.exception").isEqualTo(type));
+    this.mvc.withPropertyValues(ENABLED, INCLUDE_MESSAGE).run(context -> assertThat(
+        MockMvcTester.from((WebApplicationContext) context).get().uri("/orders")).hasStatus(status)
+        .bodyJson().satisfies(body -> {
+          body.assertThat().extractingPath("$.detail").isEqualTo(message);
+          body.assertThat().doesNotHavePath("$.exception");
+        }));
+    this.mvc.withPropertyValues(ENABLED, INCLUDE_EXCEPTION).run(context -> assertThat(
+        MockMvcTester.from((WebApplicationContext) context).get().uri("/orders")).hasStatus(status)
+        .bodyJson().satisfies(body -> body.assertThat().extractingPath("$.exception").isEqualTo(type)));
+  }
+
+  /**
+   * The catalog down, through a real planner: by default the client learns that, and nothing of where the catalog
+   * is or what failed inside; with the development switches on, the message and the type say both.
+   */
+  @Test
+  void aCatalogThatIsDownIsNamedWithoutItsAddressUnlessAsked() throws IOException {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = socket.getLocalPort();
+    }
+    String uri = "http://127.0.0.1:" + closed + "/catalog";
+    ScanPlanner planner = this.catalog.planner(ScanPlanner.builder().uri(uri).maxRetries(0));
+    TableIdentifier table = TableIdentifier.parse("sales.orders");
+    this.failure.set(() -> planFailure(planner));
+    List<String> internals = List.of("127.0.0.1", String.valueOf(closed), "/catalog", "/v1/config", "http:",
+        "TransportException", "ConnectException", "Exception", "io.", "reactor.");
+    for (boolean developing : List.of(false, true)) {
+      String[] properties = developing ? new String[] { ENABLED, INCLUDE_MESSAGE, INCLUDE_EXCEPTION }
+          : new String[] { ENABLED };
+      List<String> bodies = new ArrayList<>();
+      // Spring MVC: a blocking plan() on a servlet thread; WebFlux: the streamed plan, as its event loop needs
+      this.mvc.withPropertyValues(properties).run(context -> bodies.add(MockMvcTester
+          .from((WebApplicationContext) context).get().uri("/orders").exchange().getResponse()
+          .getContentAsString()));
+      this.webFlux.withPropertyValues(properties)
+          .withBean(ReactiveOrdersController.class, () -> new ReactiveOrdersController(planner, table))
+          .run(context -> bodies.add(WebTestClient.bindToApplicationContext(context).build().get().uri("/planned")
+              .exchange().expectStatus().isEqualTo(503).expectBody(String.class).returnResult().getResponseBody()));
+      assertThat(bodies).hasSize(2).allSatisfy(body -> {
+        assertThat(body).contains("\"status\":503");
+        if (developing) {
+          assertThat(body).contains(uri + "/v1/config", "\"exception\":\"TransportException\"");
+        }
+        else {
+          assertThat(body).contains("\"detail\":\"The Iceberg catalog could not be reached\"");
+          internals.forEach(internal -> assertThat(body).as(body).doesNotContain(internal));
+        }
+      });
+    }
+  }
+
+  /**
+   * From the planner itself: the catalog answers the plan with Iceberg's 404 for a table it lacks. The catalog's
+   * message names the table as the catalog knows it, which need not be what the client asked for: by default the body
+   * says only that there is no such table.
+   */
   @Test
   void aRealPlannersFailuresBecomeTheirProblems() {
+    String missing = "{\"error\":{\"message\":\"Table does not exist: warehouse_7.sales.orders\","
+        + "\"type\":\"NoSuchTableException\",\"code\":404}}";
     this.catalog.enqueue(200, TestCatalogs.ALL_ENDPOINTS);
-    this.catalog.enqueue(404, "{\"error\":{\"message\":\"Table does not exist: sales.orders\","
-        + "\"type\":\"NoSuchTableException\",\"code\":404}}");
+    this.catalog.enqueue(404, missing);
+    this.catalog.enqueue(404, missing);
     ScanPlanner planner = this.catalog.planner(this.catalog.builder());
     this.failure.set(() -> planFailure(planner));
     // Spring MVC: a blocking plan() on a servlet thread, as WebFlux would refuse it on its event loop
     this.mvc.withPropertyValues(ENABLED).run(context -> assertThat(
         MockMvcTester.from((WebApplicationContext) context).get().uri("/orders")).hasStatus(404)
         .bodyJson().satisfies(body -> {
+          body.assertThat().extractingPath("$.detail").isEqualTo("No such table");
+          body.assertThat().doesNotHavePath("$.exception");
+          assertThat(body.getJson()).doesNotContain("warehouse_7").doesNotContain("sales");
+        }));
+    this.mvc.withPropertyValues(ENABLED, INCLUDE_MESSAGE, INCLUDE_EXCEPTION).run(context -> assertThat(
+        MockMvcTester.from((WebApplicationContext) context).get().uri("/orders")).hasStatus(404)
+        .bodyJson().satisfies(body -> {
           body.assertThat().extractingPath("$.exception").isEqualTo("NoSuchTableException");
-          body.assertThat().extractingPath("$.detail").asString().contains("sales.orders");
+          body.assertThat().extractingPath("$.detail").asString().contains("warehouse_7.sales.orders");
         }));
   }
 
@@ -180,11 +300,12 @@ class ScanPlanningProblemDetailsTests {
     return List.of(thrown instanceof MissingCallerException ? "Bearer" : "Bearer error=\"invalid_token\"");
   }
 
+  /** Even for development, the user info of a URI in a message is masked. */
   @Test
   void credentialsInAMessageNeverReachTheBody() {
     this.failure.set(() -> new TransportException("GET https://app:s3cr3t@catalog.example.com/v1/config failed",
         null, new ConnectException("Connection refused")));
-    this.webFlux.withPropertyValues(ENABLED).run(context -> {
+    this.webFlux.withPropertyValues(ENABLED, INCLUDE_MESSAGE).run(context -> {
       String body = WebTestClient.bindToApplicationContext(context).build().get().uri("/orders").exchange()
           .expectStatus().isEqualTo(503).expectBody(String.class).returnResult().getResponseBody();
       assertThat(body).doesNotContain("s3cr3t").contains("https://******@catalog.example.com/v1/config");
@@ -232,6 +353,24 @@ class ScanPlanningProblemDetailsTests {
 
     String orders() {
       throw this.failure.get();
+    }
+  }
+
+  /** A WebFlux controller that streams a plan, as its event loop needs: {@code plan()} is refused there. */
+  @RestController
+  static class ReactiveOrdersController {
+
+    private final ScanPlanner planner;
+    private final TableIdentifier table;
+
+    ReactiveOrdersController(ScanPlanner planner, TableIdentifier table) {
+      this.planner = planner;
+      this.table = table;
+    }
+
+    @GetMapping("/planned")
+    Mono<Long> planned() {
+      return this.planner.planTasks(this.table, ScanRequest.all()).count();
     }
   }
 

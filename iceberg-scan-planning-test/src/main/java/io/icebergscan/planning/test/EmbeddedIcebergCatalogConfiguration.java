@@ -6,7 +6,7 @@ import io.icebergscan.planning.autoconfigure.IcebergRestConnectionDetails;
 import io.icebergscan.planning.test.EmbeddedIcebergCatalogTest.Authentication;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -23,14 +23,17 @@ import org.springframework.context.annotation.Primary;
  * given the catalog's URI (logged at start) reads them too, while this one runs.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(EmbeddedIcebergCatalogProperties.class)
 public class EmbeddedIcebergCatalogConfiguration {
 
   /** The property naming a local-disk warehouse directory; empty or unset for an in-memory warehouse. */
-  public static final String WAREHOUSE_PROPERTY = "embedded-iceberg-catalog.warehouse";
+  public static final String WAREHOUSE_PROPERTY = EmbeddedIcebergCatalogProperties.PREFIX + ".warehouse";
 
   @Bean(destroyMethod = "close")
-  EmbeddedIcebergCatalog embeddedIcebergCatalog(@Value("${" + WAREHOUSE_PROPERTY + ":}") String warehouse,
+  EmbeddedIcebergCatalog embeddedIcebergCatalog(EmbeddedIcebergCatalogProperties properties,
       ObjectProvider<EmbeddedIcebergCatalogSeed> seeds) {
+    String set = properties.warehouse();
+    String warehouse = set == null ? "" : set;
     EmbeddedIcebergCatalog catalog = warehouse.isBlank() ? EmbeddedIcebergCatalog.create()
         : EmbeddedIcebergCatalog.create(Path.of(warehouse));
     catalog.start();

@@ -47,6 +47,8 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Types;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Apache Iceberg's REST adapter with this module's knobs. Without a fan-out, planning is Iceberg's
@@ -58,6 +60,8 @@ import org.jspecify.annotations.Nullable;
  * {@linkplain RestrictionPolicy read restrictions}, the adapter chooses them and the servlet adds them to the answer.
  */
 final class PlanningAdapter extends RESTCatalogAdapter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedIcebergCatalog.class);
 
   /** Tasks taken from Iceberg's planner per step when collecting a whole plan for a fan-out. */
   private static final int COLLECT_BATCH = 10_000;
@@ -103,9 +107,33 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     });
   }
 
-  // The servlet calls this overload for every request.
+  /**
+   * The servlet calls this overload for every request. An error is answered the way Iceberg's adapter answers it:
+   * through the servlet's handler, which writes the status and the body, then a {@code RESTException} for the servlet,
+   * which logs it as an ERROR with its stack trace. A client error (4xx: a table that does not exist, a request
+   * refused) is not the catalog's, and a test that asks for one on purpose would log some seventy lines for it: its
+   * exception ends here, logged at debug, and the servlet finds the answer written. A server error still goes on.
+   */
   @Override
   protected <T extends RESTResponse> @Nullable T execute(HTTPRequest request, Class<T> responseType,
+      Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
+    AnsweredError answered = new AnsweredError(errorHandler);
+    try {
+      return answer(request, responseType, answered, responseHeaders);
+    }
+    catch (RESTException unhandled) {
+      ErrorResponse error = answered.error;
+      if (error == null || error.code() >= 500) {
+        throw unhandled;
+      }
+      // the answer is written and committed: the status the servlet sets for a null answer (204, 304) is ignored
+      LOG.debug("{} /{} answered {} {}: {}", request.method(), request.path(), error.code(), error.type(),
+          error.message());
+      return null;
+    }
+  }
+
+  private <T extends RESTResponse> @Nullable T answer(HTTPRequest request, Class<T> responseType,
       Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
     @Nullable String principal = authenticate(request, errorHandler);
     PlanningRoute route = PlanningRoute.of(request.method(), request.path());
@@ -615,6 +643,23 @@ final class PlanningAdapter extends RESTCatalogAdapter {
     return request.headers().entries("Authorization").stream().map(header -> header.value())
         .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7) && value.length() > 7)
         .map(value -> value.substring(7)).findFirst().orElse(null);
+  }
+
+  /** The servlet's error handler, which remembers the error it wrote: one per request, on the request's thread. */
+  private static final class AnsweredError implements Consumer<ErrorResponse> {
+
+    private final Consumer<ErrorResponse> servlet;
+    private @Nullable ErrorResponse error;
+
+    AnsweredError(Consumer<ErrorResponse> servlet) {
+      this.servlet = servlet;
+    }
+
+    @Override
+    public void accept(ErrorResponse answer) {
+      this.error = answer;
+      this.servlet.accept(answer);
+    }
   }
 
   /** Reports an error the way Iceberg's adapter does: through the servlet's handler, then a RESTException. */
