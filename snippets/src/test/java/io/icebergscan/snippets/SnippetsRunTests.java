@@ -1,5 +1,6 @@
 package io.icebergscan.snippets;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.icebergscan.planning.ScanPlanner;
@@ -23,6 +24,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,6 +51,7 @@ class SnippetsRunTests {
   @Autowired OrderRows orderRows;
   @Autowired BigOrders bigOrders;
   @Autowired OrdersController ordersController;
+  @Autowired OrderStreamController orderStreamController;
   @Autowired JsonMapper json;
   @Autowired ScanPlanningCatalog lake;
 
@@ -107,6 +111,17 @@ class SnippetsRunTests {
   void theMvcControllersAnswerIsTheRecordsAsJson() {
     assertThat(this.json.writeValueAsString(this.ordersController.bigOrders(1)))
         .isEqualTo("[{\"orderId\":3,\"amount\":150}]");
+  }
+
+  /** Subscribed on a non-blocking thread, as WebFlux subscribes on its event loop, where a blocking load fails. */
+  @Test
+  void theWebFluxControllersRecordsAreTheBigOrdersReadOffANonBlockingThread() {
+    assertThat(Mono.defer(() -> this.orderStreamController.bigOrders(100).collectList())
+        .subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(30)))
+        .containsExactly(new BigOrders.Order(3L, 150), new BigOrders.Order(4L, 300));
+    assertThat(Mono.defer(() -> this.orderStreamController.bigOrders(1).collectList())
+        .subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(30)))
+        .containsExactly(new BigOrders.Order(3L, 150));
   }
 
   @Test
