@@ -98,7 +98,8 @@ class SnippetsRunTests {
   void theReadingGuidesCodeReadsTheBigOrdersThreeWays(CapturedOutput output) {
     List<Record> reactive = ReadOrders.read(this.planner).collectList().block();
     assertThat(reactive).extracting(row -> row.getField("order_id")).containsExactlyInAnyOrder(3L, 4L);
-    assertThat(output.getOut()).contains("1 tasks in 1 splits");
+    assertThat(output.getOut()).contains("1 tasks in 1 splits")
+        .contains("ScanSummary[tasks=1, dataFiles=1, dataFileBytes=").contains("dataFileRecords=3, deleteFiles=0]");
   }
 
   @Test
