@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.ScanSummary;
 import io.icebergscan.planning.autoconfigure.IcebergRestProperties;
 import io.icebergscan.planning.iceberg.IcebergScan;
 import io.icebergscan.planning.iceberg.IcebergScanPlan;
@@ -20,7 +21,6 @@ import io.icebergscan.planning.iceberg.ReadRestrictions;
 import io.icebergscan.planning.iceberg.ScanRows;
 import io.icebergscan.planning.model.DeleteFile;
 import io.icebergscan.planning.model.FileContent;
-import io.icebergscan.planning.model.FileScanTask;
 import io.icebergscan.planning.test.AnsweringTime;
 import io.icebergscan.planning.test.DemoCustomers;
 import io.icebergscan.planning.test.DemoTable;
@@ -212,14 +212,7 @@ class PlanSummary implements ApplicationRunner {
 
   /** The sum of the planned tasks' record counts: each data file's once, should it be in several tasks. */
   private static long plannedRecords(ScanPlan plan) {
-    Set<String> dataFiles = new HashSet<>();
-    long records = 0;
-    for (FileScanTask task : plan.tasks()) {
-      if (dataFiles.add(task.dataFile().filePath())) {
-        records += task.dataFile().recordCount();
-      }
-    }
-    return records;
+    return Objects.requireNonNull(plan.summary().dataFileRecords(), "the core's summary withholds nothing");
   }
 
   private static String describe(Record record) {
@@ -229,15 +222,7 @@ class PlanSummary implements ApplicationRunner {
 
   static String describe(TableIdentifier table, Run run) {
     ScanPlan plan = run.plan();
-    Set<String> dataFiles = new HashSet<>();
-    Set<DeleteFile> deleteFiles = new HashSet<>();
-    long bytes = 0;
-    for (FileScanTask task : plan.tasks()) {
-      if (dataFiles.add(task.dataFile().filePath())) {
-        bytes += task.dataFile().fileSizeInBytes();
-      }
-      deleteFiles.addAll(task.deleteFiles());
-    }
+    ScanSummary summary = plan.summary();
     StringBuilder out = new StringBuilder(String.format("""
 
         Scan plan for %s (plan id %s)
@@ -250,8 +235,9 @@ class PlanSummary implements ApplicationRunner {
           walk depth           %d
           requests made        %,d
           max concurrency      %d
-        """, table, plan.planId(), plan.tasks().size(), dataFiles.size(), bytes, plannedRecords(plan),
-        deleteFiles.size(), plan.statistics().planTasksFetched(), plan.statistics().walkDepth(),
+        """, table, plan.planId(), summary.tasks(), summary.dataFiles(),
+        Objects.requireNonNull(summary.dataFileBytes(), "the core's summary withholds nothing"), plannedRecords(plan),
+        summary.deleteFiles(), plan.statistics().planTasksFetched(), plan.statistics().walkDepth(),
         plan.statistics().requestsMade(), run.maxConcurrency()));
     if (run.firstPlan() != null) {
       out.append(line("first plan", millis(run.firstPlan()),

@@ -23,7 +23,8 @@ import reactor.core.publisher.Flux;
  * newline-delimited JSON ({@code Accept: application/x-ndjson}) or a JSON array ({@code application/json}), each row an
  * object by column (the iceberg module's Jackson module). {@code select} names the columns, {@code filter} is an
  * Apache Iceberg expression in either of the REST spec's JSON forms, and {@code limit} (default 100) ends the read and
- * abandons the plan once that many rows are written. The response is written as rows are read, and a client that
+ * abandons the plan once that many rows are written: the first of this request's plan, which another request's plan
+ * may list in another order (docs/reading.md, "What order means"). The response is written as rows are read, and a client that
  * reads slowly slows the file readers down: WebFlux asks for rows only as it writes them. A table the catalog governs
  * ({@code GET /tables/demo.customers/rows}) is read with its read restrictions enforced: its row filter's rows only,
  * masked. Failures of the planner answer as problem details

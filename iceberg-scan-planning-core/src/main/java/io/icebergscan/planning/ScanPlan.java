@@ -29,6 +29,14 @@ public record ScanPlan(
   }
 
   /**
+   * The plan in figures: its tasks, the distinct data files and delete files they read, and the data files' bytes and
+   * records as the catalog describes them ({@link ScanSummary}). Worked out on each call, from the tasks.
+   */
+  public ScanSummary summary() {
+    return ScanSummary.of(this.tasks);
+  }
+
+  /**
    * The credential for a file location: the one with the longest matching prefix, as the spec says.
    *
    * @return the credential, or {@code null} when none applies

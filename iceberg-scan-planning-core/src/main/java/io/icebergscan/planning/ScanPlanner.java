@@ -40,9 +40,10 @@ import reactor.util.context.ContextView;
  * Plans Apache Iceberg table scans on a REST catalog's server side.
  *
  * <p>Both forms return exactly what a one-at-a-time breadth-first walk of the plan-tasks would
- * return (same tasks, same order, or the same first error naming the same plan-task), while fetching
- * plan-tasks concurrently: at most {@link #maxConcurrency()} fetches in flight across all plans of
- * this planner, each started as soon as it is known and a slot is free.
+ * return (same tasks, same order, or the same first error naming the same plan-task) given the catalog's answers to
+ * that plan, while fetching plan-tasks concurrently: at most {@link #maxConcurrency()} fetches in flight across all
+ * plans of this planner, each started as soon as it is known and a slot is free. The order is that of the answers: a
+ * catalog may list the tasks of another plan of the same scan in another order.
  */
 public interface ScanPlanner extends AutoCloseable {
 

@@ -22,7 +22,7 @@ class PlanOrders {
       ScanPlan plan = planner.plan(orders, ScanRequest.builder().select("order_id", "amount").build());
       System.out.println(plan.tasks().size() + " tasks, " + plan.statistics().requestsMade() + " requests");
 
-      // streaming: the same tasks in the same order, in bounded memory; cancelling abandons the plan
+      // streaming: a plan of its own, tasks in walk order as they come, in bounded memory; cancel abandons it
       for (FileScanTask task : planner.planTasks(orders, ScanRequest.all()).toIterable()) {
         System.out.println(task.dataFile().filePath());
       }

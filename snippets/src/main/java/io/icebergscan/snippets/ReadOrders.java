@@ -29,6 +29,7 @@ class ReadOrders {
       List<FileScanTask> tasks = plan.tasks();                // one per planned task, in walk order
       List<CombinedScanTask> splits = plan.splitTasks();      // for an engine's workers
       System.out.println(tasks.size() + " tasks in " + splits.size() + " splits");
+      System.out.println(plan.summary());                     // tasks, files, bytes, records, delete files
       try (ScanRows rows = plan.rows()) {                     // deletes applied, residuals evaluated,
         rows.forEach(System.out::println);                    // 16 tasks read at a time, in task order
       }

@@ -1,5 +1,6 @@
 package io.icebergscan.snippets;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.icebergscan.planning.ScanPlanner;
@@ -23,6 +24,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,6 +51,7 @@ class SnippetsRunTests {
   @Autowired OrderRows orderRows;
   @Autowired BigOrders bigOrders;
   @Autowired OrdersController ordersController;
+  @Autowired OrderStreamController orderStreamController;
   @Autowired JsonMapper json;
   @Autowired ScanPlanningCatalog lake;
 
@@ -94,7 +98,8 @@ class SnippetsRunTests {
   void theReadingGuidesCodeReadsTheBigOrdersThreeWays(CapturedOutput output) {
     List<Record> reactive = ReadOrders.read(this.planner).collectList().block();
     assertThat(reactive).extracting(row -> row.getField("order_id")).containsExactlyInAnyOrder(3L, 4L);
-    assertThat(output.getOut()).contains("1 tasks in 1 splits");
+    assertThat(output.getOut()).contains("1 tasks in 1 splits")
+        .contains("ScanSummary[tasks=1, dataFiles=1, dataFileBytes=").contains("dataFileRecords=3, deleteFiles=0]");
   }
 
   @Test
@@ -107,6 +112,17 @@ class SnippetsRunTests {
   void theMvcControllersAnswerIsTheRecordsAsJson() {
     assertThat(this.json.writeValueAsString(this.ordersController.bigOrders(1)))
         .isEqualTo("[{\"orderId\":3,\"amount\":150}]");
+  }
+
+  /** Subscribed on a non-blocking thread, as WebFlux subscribes on its event loop, where a blocking load fails. */
+  @Test
+  void theWebFluxControllersRecordsAreTheBigOrdersReadOffANonBlockingThread() {
+    assertThat(Mono.defer(() -> this.orderStreamController.bigOrders(100).collectList())
+        .subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(30)))
+        .containsExactly(new BigOrders.Order(3L, 150), new BigOrders.Order(4L, 300));
+    assertThat(Mono.defer(() -> this.orderStreamController.bigOrders(1).collectList())
+        .subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(30)))
+        .containsExactly(new BigOrders.Order(3L, 150));
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.icebergscan.planning.ScanPlan;
+import io.icebergscan.planning.ScanSummary;
 import io.icebergscan.planning.exceptions.RestrictedReadException;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.FileScanTask;
@@ -21,7 +22,8 @@ import org.apache.iceberg.util.TableScanUtil;
  * and combined for engines, and its rows. Closing it cancels the reads of its rows still going and releases the
  * plan's {@link FileIO}; its rows cannot be read after that.
  *
- * <p>For a table whose reads the catalog restricts, only the rows are handed out, with the restrictions enforced:
+ * <p>For a table whose reads the catalog restricts, only the rows and the {@linkplain #summary() summary} are handed
+ * out, the rows with the restrictions enforced:
  * {@link #tasks()}, {@link #splitTasks()}, {@link #io()} and {@link #scanPlan()} throw a
  * {@link RestrictedReadException}, since a task's file, statistics, partition values and path describe the raw rows
  * (those the row filter removes too), the plan's FileIO and credentials open the raw files, and another reader would
@@ -80,6 +82,19 @@ public final class IcebergScanPlan implements AutoCloseable {
     this.table.refuseIfRestricted("IcebergScanPlan.scanPlan()", "its tasks describe the raw rows and its "
         + "credentials open the raw files");
     return this.scanPlan;
+  }
+
+  /**
+   * The plan in figures, for an "explain" ({@link ScanSummary}): its tasks, the distinct data files and delete files
+   * they read, and the data files' bytes and records. Given for a table whose reads are restricted too, since it names
+   * no file, path or value; but when the catalog filters the rows, the bytes and the records are withheld
+   * ({@code null}): they count the rows the filter removes as well, and next to the rows read they would tell how many
+   * it removed.
+   */
+  public ScanSummary summary() {
+    ScanSummary all = this.scanPlan.summary();
+    return this.table.readRestrictions().hasRowFilter()
+        ? new ScanSummary(all.tasks(), all.dataFiles(), null, null, all.deleteFiles()) : all;
   }
 
   /**

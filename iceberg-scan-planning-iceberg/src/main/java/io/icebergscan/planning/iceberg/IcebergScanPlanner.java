@@ -13,6 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.icebergscan.planning.LoadedTable;
@@ -260,8 +261,24 @@ public final class IcebergScanPlanner implements AutoCloseable {
    * that does not fit it as an {@code IllegalArgumentException}.
    */
   public Flux<Record> streamRows(TableIdentifier identifier, IcebergScan scan) {
+    return streamRows(identifier, scan, ScanRows::flux);
+  }
+
+  /**
+   * The rows of {@link #streamRows(TableIdentifier, IcebergScan)}, each as an instance of {@code type}, mapped as
+   * {@link ScanRows#as} maps them. Which columns the rows have is known once the table is loaded, so a type that does
+   * not fit them fails the Flux with a {@link RowMappingException} after the load, before the plan request: no data
+   * file is read.
+   */
+  public <T> Flux<T> streamRows(TableIdentifier identifier, IcebergScan scan, Class<T> type) {
+    Objects.requireNonNull(type, "type");
+    return streamRows(identifier, scan, rows -> rows.as(type).flux());
+  }
+
+  /** Loads the table as the caller on the reading executor, then reads {@code scan}'s rows with {@code read}. */
+  private <T> Flux<T> streamRows(TableIdentifier identifier, IcebergScan scan, Function<ScanRows, Flux<T>> read) {
     Objects.requireNonNull(scan, "scan");
-    return loadTableReactively(identifier).flatMapMany(table -> readRows(table, scan).flux());
+    return loadTableReactively(identifier).flatMapMany(table -> read.apply(readRows(table, scan)));
   }
 
   /**

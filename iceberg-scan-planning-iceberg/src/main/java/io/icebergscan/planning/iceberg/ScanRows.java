@@ -25,8 +25,10 @@ import reactor.core.scheduler.Schedulers;
  * tasks at a time on its reading executor, the next tasks read ahead into a bounded buffer.
  *
  * <ul>
- *   <li><b>Order.</b> In task order (the plan's walk order), as Apache Iceberg's {@code IcebergGenerics} gives them,
- *       whatever the timing; {@link #unordered()} hands rows over as they are read instead, for throughput.</li>
+ *   <li><b>Order.</b> In task order (the plan's walk order), each task's rows in file order, as Apache Iceberg's
+ *       {@code IcebergGenerics} gives them, whatever the timing; {@link #unordered()} hands rows over as they are read
+ *       instead, for throughput. The order is that of one plan: a catalog may list the tasks of another plan of the
+ *       same scan in another order, and each read of a streamed plan ({@code readRows}) is a plan of its own.</li>
  *   <li><b>Memory.</b> At most {@code readConcurrency} files are open, and at most {@code 2 × readConcurrency} tasks
  *       hold rows not yet taken, {@value RowPipeline#ROWS_PER_TASK} rows each at most. A reader that stops taking
  *       rows stops the reading.</li>
@@ -105,7 +107,8 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
   /**
    * The same rows, at most the first {@code limit} of them (in task order, or as read when {@link #unordered()}): a
    * read ends once it has handed them over, as if closed there, so the files it has open are closed, the tasks not
-   * read yet are not, and a plan streamed for it ({@code readRows}) is abandoned.
+   * read yet are not, and a plan streamed for it ({@code readRows}) is abandoned. The first of one plan's order: two
+   * plans of the same scan may give other rows, so sort the rows for a first {@code limit} that is always the same.
    *
    * @throws IllegalArgumentException when negative
    */

@@ -55,6 +55,9 @@ class CallerReadsTests {
   private static final CatalogCredentials BOB = CatalogCredentials.bearer("bob-token");
   private static final String EXPIRES_AT = "s3.session-token-expires-at-ms";
 
+  record Person(long id, String email, String region) {
+  }
+
   private static EmbeddedIcebergCatalog catalog;
   private static ScanPlanner planner;
   private static IcebergScanPlanner iceberg;
@@ -197,13 +200,22 @@ class CallerReadsTests {
           .block(Duration.ofSeconds(30));
       assertThat(bobs).hasSize(6);
       assertOnlyAndRefreshed("Bearer bob-token");
+      catalog.clearRecordedRequests();
+      // and so does a reactive read of the caller's rows as records
+      List<Person> bobsPeople = callers.streamRows(PEOPLE, IcebergScan.all(), Person.class)
+          .contextWrite(context -> context.put(CatalogCredentials.class, BOB)).collectList()
+          .block(Duration.ofSeconds(30));
+      assertThat(bobsPeople).extracting(Person::email).contains("user1@example.com").hasSize(6);
+      assertOnlyAndRefreshed("Bearer bob-token");
 
       // a reactive read made on the caller's thread and subscribed on another (Spring MVC's) runs as the caller
       catalog.clearRecordedRequests();
       Flux<Record> alicesStream;
+      Flux<Person> alicesPeople;
       onThread.set(ALICE);
       try {
         alicesStream = callers.streamRows(PEOPLE, IcebergScan.all());
+        alicesPeople = callers.streamRows(PEOPLE, IcebergScan.all(), Person.class);
       }
       finally {
         onThread.remove();
@@ -211,11 +223,17 @@ class CallerReadsTests {
       assertThat(CompletableFuture.supplyAsync(() -> alicesStream.collectList().block(Duration.ofSeconds(30)))
           .get(30, TimeUnit.SECONDS)).hasSize(3);
       assertOnlyAndRefreshed("Bearer alice-token");
+      catalog.clearRecordedRequests();
+      assertThat(CompletableFuture.supplyAsync(() -> alicesPeople.collectList().block(Duration.ofSeconds(30)))
+          .get(30, TimeUnit.SECONDS)).extracting(Person::region).containsOnly("US").hasSize(3);
+      assertOnlyAndRefreshed("Bearer alice-token");
 
       catalog.clearRecordedRequests();
       assertThatThrownBy(() -> callers.loadTable(PEOPLE)).isInstanceOf(MissingCallerException.class);
       assertThatThrownBy(() -> callers.streamRows(PEOPLE, IcebergScan.all()).blockLast(Duration.ofSeconds(30)))
           .isInstanceOf(MissingCallerException.class);
+      assertThatThrownBy(() -> callers.streamRows(PEOPLE, IcebergScan.all(), Person.class)
+          .blockLast(Duration.ofSeconds(30))).isInstanceOf(MissingCallerException.class);
       assertThat(catalog.recordedRequests()).isEmpty();
     }
   }

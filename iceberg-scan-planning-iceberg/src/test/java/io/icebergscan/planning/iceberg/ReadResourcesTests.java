@@ -62,8 +62,9 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 /**
  * What reading leaves open, counted by {@link CountingFileIO}: no input stream and no FileIO, for Avro and for
  * Parquet, through every way rows are read (a plan's {@code rows()} in task order, as read and as a {@code Flux}, one
- * task's, one split's, and a streamed plan's {@code readRows()}, as an iterator and as a {@code Flux}), whether the
- * rows are read to the end, closed after the first row, closed from another thread, or end in a failure.
+ * task's, one split's, a streamed plan's {@code readRows()}, as an iterator and as a {@code Flux}, and
+ * {@code streamRows()}, as Iceberg's records and as the application's), whether the rows are read to the end, closed
+ * after the first row (a {@code Flux} taken to one row), closed from another thread, or end in a failure.
  * Each read is of a table without deletes and of one with a deletion vector and an equality delete file, whose
  * streams count too, and each but a task's and a split's (refused on a restricted table) is made again by a caller
  * the catalog restricts (a row filter and a mask). A task's own rows ({@link IcebergScanPlan#rows(FileScanTask)})
@@ -86,13 +87,18 @@ class ReadResourcesTests {
   /** The token of a caller the catalog serves read restrictions: a row filter and a mask. */
   private static final String GOVERNED = "governed-token";
 
+  /** A row as the application's own record. */
+  record Row(long id, @Nullable String name) {
+  }
+
   private static EmbeddedIcebergCatalog catalog;
   private static ScanPlanner planner;
   private static ScanPlanner governedPlanner;
 
   /** How rows are read. */
   enum Entry {
-    PLAN_ROWS, PLAN_ROWS_AS_READ, PLAN_ROWS_FLUX, TASK_ROWS, SPLIT_ROWS, READ_ROWS, READ_ROWS_FLUX
+    PLAN_ROWS, PLAN_ROWS_AS_READ, PLAN_ROWS_FLUX, TASK_ROWS, SPLIT_ROWS, READ_ROWS, READ_ROWS_FLUX, STREAM_ROWS,
+    STREAM_ROWS_TYPED
   }
 
   /** How a read ends. */
@@ -163,6 +169,12 @@ class ReadResourcesTests {
     }
     else if (entry == Entry.READ_ROWS_FLUX) {
       failures += read(ending, iceberg.readRows(table, IcebergScan.all()).flux());
+    }
+    else if (entry == Entry.STREAM_ROWS) {
+      failures += read(ending, iceberg.streamRows(table.identifier(), IcebergScan.all()));
+    }
+    else if (entry == Entry.STREAM_ROWS_TYPED) {
+      failures += read(ending, iceberg.streamRows(table.identifier(), IcebergScan.all(), Row.class));
     }
     else {
       try (IcebergScanPlan plan = iceberg.plan(table, IcebergScan.all())) {
@@ -297,7 +309,7 @@ class ReadResourcesTests {
         assertThat(splits.stream().mapToInt(split -> split.files().size()).sum()).isEqualTo(FILES);
         yield splits.stream().map(plan::rows).toList();
       }
-      case PLAN_ROWS_FLUX, READ_ROWS, READ_ROWS_FLUX -> throw new IllegalArgumentException(entry + " is not a plan's");
+      case PLAN_ROWS_FLUX, READ_ROWS, READ_ROWS_FLUX, STREAM_ROWS, STREAM_ROWS_TYPED -> throw new IllegalArgumentException(entry + " is not a plan's");
     };
   }
 
@@ -343,13 +355,13 @@ class ReadResourcesTests {
   }
 
   /** As {@link #read(Ending, CloseableIterable)}, for rows as a {@code Flux}: a close is a cancel. */
-  private static int read(Ending ending, Flux<Record> rows) {
+  private static <T> int read(Ending ending, Flux<T> rows) {
     try {
       switch (ending) {
         case FULL -> assertThat(rows.collectList().block(BOUND)).isNotEmpty();
-        case EARLY_CLOSE -> assertThat(rows.blockFirst(BOUND)).isNotNull();
+        case EARLY_CLOSE -> assertThat(rows.take(1).blockLast(BOUND)).isNotNull();
         case CLOSE_FROM_ANOTHER_THREAD -> {
-          CompletableFuture<Record> first = new CompletableFuture<>();
+          CompletableFuture<T> first = new CompletableFuture<>();
           Disposable subscription = rows.limitRate(1).subscribe(first::complete);
           assertThat(first.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isNotNull();
           CompletableFuture.runAsync(subscription::dispose).get(BOUND.toSeconds(), TimeUnit.SECONDS);

@@ -119,6 +119,9 @@ class RowMappingTests {
   record Missing(long orderId, String shippedTo) {
   }
 
+  record Line(long orderId, String customer, int quantity) {
+  }
+
   record PrimitiveOfOptional(long orderId, double score) {
   }
 
@@ -320,6 +323,48 @@ class RowMappingTests {
         .as("the load itself, on that thread").hasMessageContaining("non-blocking thread");
     assertThatThrownBy(() -> iceberg.streamRows(TableIdentifier.of(NAMESPACE, "absent"), scan).blockFirst())
         .isInstanceOf(io.icebergscan.planning.exceptions.NoSuchTableException.class);
+  }
+
+  /** The typed reactive door hands over the rows the untyped one does, each mapped, from Avro and Parquet files. */
+  @Test
+  void streamRowsOfATypeAreTheUntypedRowsMapped() {
+    EmbeddedTable table = catalog.createTable(TableIdentifier.of(NAMESPACE, "typed_stream"), ALL_TYPES,
+        PartitionSpec.unpartitioned(), 2);
+    for (long id = 0; id < 6; id++) {
+      table.appendRows(id % 2 == 0 ? FileFormat.AVRO : FileFormat.PARQUET,
+          List.of(order(table, 2 * id, "c" + 2 * id), order(table, 2 * id + 1, "c" + (2 * id + 1))));
+    }
+    IcebergScan scan = IcebergScan.all().filter(Expressions.greaterThan("order_id", 2L));
+    List<Line> untyped = iceberg.streamRows(table.identifier(), scan)
+        .map(row -> new Line((Long) row.getField("order_id"), row.getField("customer").toString(),
+            (Integer) row.getField("quantity")))
+        .collectList().block(Duration.ofSeconds(30));
+    List<Line> typed = iceberg.streamRows(table.identifier(), scan, Line.class).collectList()
+        .block(Duration.ofSeconds(30));
+    // two reads are two plans, whose tasks the catalog may order differently: the same rows, in any order
+    assertThat(typed).hasSize(9).containsExactlyInAnyOrderElementsOf(untyped);
+  }
+
+  /**
+   * The columns are known once the table is loaded: a type that does not fit them fails the Flux then, with the
+   * mapping's own exception, and nothing is planned nor read.
+   */
+  @Test
+  void aTypeThatDoesNotFitFailsTheStreamAfterTheLoadBeforeAnyPlanOrFile() {
+    EmbeddedTable table = orders("typed_mismatch", FileFormat.PARQUET);
+    CountingFileIO.Scope scope = CountingFileIO.newScope();
+    try (IcebergScanPlanner counting = IcebergScanPlanner.builder(planner).fileIoProperties(scope.fileIoProperties())
+        .build()) {
+      catalog.resetRequestCounts();
+      assertThatThrownBy(() -> reactor.core.publisher.Mono.defer(() -> counting.streamRows(table.identifier(),
+          IcebergScan.all(), Wrong.class).collectList()).subscribeOn(reactor.core.scheduler.Schedulers.parallel())
+          .block(Duration.ofSeconds(30)))
+          .isInstanceOf(RowMappingException.class)
+          .hasMessage("Wrong.quantity is a java.lang.String, which cannot hold column 'quantity' of type int");
+      assertThat(catalog.requestCounts().plan()).as("plans requested").isZero();
+      assertThat(scope.fileIOsOpened()).as("FileIOs made").isZero();
+      assertThat(scope.streamsOpened()).as("files opened").isZero();
+    }
   }
 
   private static EmbeddedTable orders(String name, FileFormat format) {
