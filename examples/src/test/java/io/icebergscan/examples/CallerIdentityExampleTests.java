@@ -143,6 +143,40 @@ class CallerIdentityExampleTests {
     }
   }
 
+  /**
+   * The customer repository's derived query runs as the caller: alice's row filter keeps no German customer and
+   * masks what it keeps, bob reads them all raw; each call's load and read reached the catalog with the caller's
+   * token only.
+   */
+  @Test
+  void theRepositoryCallRunsAsTheCallerWithTheRestrictionsTheCatalogServesThem() {
+    Recorded alicesGerman = record(() -> get(this.port, "/customers?country=DE", DemoCallers.ALICE_TOKEN));
+    assertThat(rows(alicesGerman.answer())).as("alice's row filter keeps the US customers only").isEmpty();
+    assertThat(alicesGerman.requests()).isNotEmpty()
+        .extracting(EmbeddedIcebergCatalog.RecordedRequest::authorization)
+        .containsOnly("Bearer " + DemoCallers.ALICE_TOKEN);
+    Recorded alicesUs = record(() -> get(this.port, "/customers?country=US", DemoCallers.ALICE_TOKEN));
+    assertThat(rows(alicesUs.answer())).hasSize(DemoCustomers.VISIBLE_ROWS)
+        .allSatisfy(RepositoriesExampleTests::assertRestricted);
+
+    Recorded bobs = record(() -> get(this.port, "/customers?country=DE", DemoCallers.BOB_TOKEN));
+    List<JsonNode> german = rows(bobs.answer());
+    assertThat(german).hasSize(DemoCustomers.ROWS - DemoCustomers.VISIBLE_ROWS)
+        .allSatisfy(customer -> assertThat(customer.get("country").asString()).isEqualTo("DE"));
+    assertThat(german).filteredOn(customer -> !customer.get("email").isNull()).isNotEmpty()
+        .allSatisfy(customer -> assertThat(customer.get("email").asString()).endsWith("@example.com"));
+    assertThat(bobs.requests()).isNotEmpty().extracting(EmbeddedIcebergCatalog.RecordedRequest::authorization)
+        .containsOnly("Bearer " + DemoCallers.BOB_TOKEN);
+  }
+
+  @Test
+  void theRepositoryEndpointsNeedAToken() {
+    Recorded nobodys = record(() -> get(this.port, "/events?day=2026-11-01", null));
+    assertThat(nobodys.answer().status()).isEqualTo(401);
+    assertThat(nobodys.requests()).isEmpty();
+    assertThat(rows(get(this.port, "/events?day=2026-11-01&limit=3", DemoCallers.BOB_TOKEN))).hasSize(3);
+  }
+
   @Test
   void withoutATokenThePlannerAnswers401SayingThereIsNoCallerAndTheCatalogHearsNothing() {
     Recorded nobodys = record(() -> customers(null));

@@ -31,7 +31,8 @@ class DocumentationSnippetsTests {
 
   /** This module's sources that are not documentation: the application they belong to and these tests. */
   private static final Set<String> NOT_SHOWN = Set.of("SnippetsApplication.java", "DocumentationSnippetsTests.java",
-      "SnippetsRunTests.java", "DevTimeCatalogTests.java", "BillOfMaterialsTests.java");
+      "SnippetsRunTests.java", "DevTimeCatalogTests.java", "BillOfMaterialsTests.java",
+      "OrderRepositoryRunTests.java");
 
   record Block(Path document, int line, String snippet, String code) {
 

@@ -8,6 +8,7 @@ import io.icebergscan.planning.data.IcebergRepository;
 import io.icebergscan.planning.data.IcebergTable;
 import io.icebergscan.planning.data.ReactiveIcebergRepository;
 import io.icebergscan.planning.data.support.IcebergRepositoryFactoryBean;
+import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.BeanDefinitionBuilder;
 import org.springframework.data.repository.config.RepositoryConfigurationExtensionSupport;
 import org.springframework.data.repository.config.RepositoryConfigurationSource;
@@ -50,6 +51,12 @@ public class IcebergRepositoryConfigurationExtension extends RepositoryConfigura
   @Override
   protected boolean useRepositoryConfiguration(RepositoryMetadata metadata) {
     return true;
+  }
+
+  /** Spring Data's hints for every repository, and those rows mapped to entities and projections need. */
+  @Override
+  public Class<? extends BeanRegistrationAotProcessor> getRepositoryAotProcessor() {
+    return IcebergRepositoryRegistrationAotProcessor.class;
   }
 
   @Override
