@@ -204,6 +204,34 @@ class IcebergReadingAutoConfigurationTests {
   }
 
   @Test
+  void aReadBufferTheBuilderRefusesFailsStartUpNamingTheProperty() {
+    this.onCatalog.withPropertyValues(PREFIX + "read-buffer-rows=0").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+          .hasMessageContaining(PREFIX + "read-buffer-rows").hasMessageContaining("readBufferRows must be at least 1");
+    });
+  }
+
+  @Test
+  void theReadBufferIsEveryReadsBudgetOfRowsAndByDefaultFollowsTheReadConcurrency() {
+    EmbeddedTable table = table("buffer");
+    for (long id = 0; id < 6; id++) {
+      table.appendRows(FileFormat.AVRO, List.of(table.newRecord(id, "row-" + id)));
+    }
+    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=3").run(context -> {
+      assertThat(context.getBean(IcebergScanPlanner.class).readBufferRows()).isEqualTo(2 * 3 * 1024);
+    });
+    this.onCatalog.withPropertyValues(PREFIX + "read-buffer-rows=1").run(context -> {
+      IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+      assertThat(iceberg.readBufferRows()).isEqualTo(1);
+      try (IcebergScanPlan plan = plan(iceberg, table)) {
+        assertThat(read(plan.rows())).hasSize(6);
+      }
+    });
+  }
+
+  @Test
   void rowsAreReadOnAnExecutorOfTheirOwnWithAThreadPerTaskReadAtOnce() {
     EmbeddedTable table = table("executor");
     for (long id = 0; id < 6; id++) {
@@ -337,6 +365,7 @@ class IcebergReadingAutoConfigurationTests {
     this.onCatalog.run(context -> {
       IcebergReadingProperties properties = context.getBean(IcebergReadingProperties.class);
       assertThat(properties.splitSize()).isNull();
+      assertThat(properties.readBufferRows()).isNull();
       assertThat(properties.scanReports()).isNull();
       assertThat(properties.vendedCredentials()).isNull();
       assertThat(properties.fileIo()).isEmpty();
@@ -383,6 +412,7 @@ class IcebergReadingAutoConfigurationTests {
     assertThat(types).containsOnly(
         Map.entry(PREFIX + "split-size", "org.springframework.util.unit.DataSize"),
         Map.entry(PREFIX + "read-concurrency", "java.lang.Integer"),
+        Map.entry(PREFIX + "read-buffer-rows", "java.lang.Integer"),
         Map.entry(PREFIX + "scan-reports", "java.lang.Boolean"),
         Map.entry(PREFIX + "vended-credentials", "java.lang.Boolean"),
         Map.entry(PREFIX + "file-io", "java.util.Map<java.lang.String,java.lang.String>"));
