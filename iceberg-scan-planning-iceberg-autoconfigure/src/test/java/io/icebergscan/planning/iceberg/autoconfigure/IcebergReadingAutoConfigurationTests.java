@@ -35,6 +35,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -182,34 +184,18 @@ class IcebergReadingAutoConfigurationTests {
     });
   }
 
-  @Test
-  void aSplitSizeTheBuilderRefusesFailsStartUpNamingTheProperty() {
-    this.onCatalog.withPropertyValues(PREFIX + "split-size=0B").run(context -> {
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "split-size       | 0B | '0B' | splitSize must be positive",
+      "read-concurrency | 0  | '0'  | readConcurrency must be at least 1",
+      "read-buffer-rows | 0  | '0'  | readBufferRows must be at least 1" })
+  void aValueTheBuilderRefusesFailsStartUpNamingTheProperty(String property, String value, String shown,
+      String refusal) {
+    this.onCatalog.withPropertyValues(PREFIX + property + "=" + value).run(context -> {
       assertThat(context).hasFailed();
       assertThat(context.getStartupFailure()).rootCause()
           .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-          .hasMessageContaining(PREFIX + "split-size").hasMessageContaining("'0B'")
-          .hasMessageContaining("splitSize must be positive");
-    });
-  }
-
-  @Test
-  void aReadConcurrencyTheBuilderRefusesFailsStartUpNamingTheProperty() {
-    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=0").run(context -> {
-      assertThat(context).hasFailed();
-      assertThat(context.getStartupFailure()).rootCause()
-          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-          .hasMessageContaining(PREFIX + "read-concurrency").hasMessageContaining("readConcurrency must be at least 1");
-    });
-  }
-
-  @Test
-  void aReadBufferTheBuilderRefusesFailsStartUpNamingTheProperty() {
-    this.onCatalog.withPropertyValues(PREFIX + "read-buffer-rows=0").run(context -> {
-      assertThat(context).hasFailed();
-      assertThat(context.getStartupFailure()).rootCause()
-          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-          .hasMessageContaining(PREFIX + "read-buffer-rows").hasMessageContaining("readBufferRows must be at least 1");
+          .hasMessageContaining(PREFIX + property).hasMessageContaining(shown).hasMessageContaining(refusal);
     });
   }
 
