@@ -551,6 +551,30 @@ class RowPipelineMutationTests {
   }
 
   @Test
+  void theRowsOfATaskCancelledByAFailureGiveTheirBudgetBackToTheTasksBeforeIt() {
+    RuntimeException broken = new IllegalStateException("the third task cannot be read");
+    RowPipeline pipeline = pipeline(4, 8, 1100, true, null);
+    pipeline.start(new RecordingSource(null));
+    pipeline.offer(this.small.get(0), this.reader);
+    pipeline.offer(this.large.get(1), this.reader);
+    pipeline.offer(this.small.get(1), reader(() -> {
+      throw broken;
+    }));
+    pipeline.offer(this.large.get(0), this.reader);
+    pipeline.sourceDone();
+    assertThat(this.jobs.size()).isEqualTo(4);
+    // the last task spends the budget, then the failure before it cancels it and drops its rows
+    this.jobs.run(3);
+    this.jobs.run(2);
+    // the second task, before the failure, reads into the budget the dropped rows gave back
+    this.jobs.run(1);
+    this.jobs.runAll();
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThat(pipeline.take(false)).hasSize(1100);
+    assertThatThrownBy(() -> drain(pipeline)).as("the rest of the second task, then the failure").isSameAs(broken);
+  }
+
+  @Test
   void thePlannersReadBufferRowsIsEachReadsBudgetAndATinyOneReadsEveryRowInTaskOrder() throws Exception {
     assertThat(this.iceberg.readBufferRows()).as("the default: 1,024 rows per task read ahead")
         .isEqualTo(2 * IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY * RowPipeline.ROWS_PER_TASK);
