@@ -79,7 +79,8 @@ public final class IcebergScanPlanner implements AutoCloseable {
     Executor given = builder.readExecutor;
     this.ownedExecutor = given == null ? readingPool(builder.readConcurrency) : null;
     this.reading = new ScanRows.Reading(given != null ? given : Objects.requireNonNull(this.ownedExecutor),
-        builder.readConcurrency);
+        builder.readConcurrency, builder.readBufferRows != null ? builder.readBufferRows
+            : ScanRows.Reading.defaultBufferRows(builder.readConcurrency));
   }
 
   /** A view of {@code of} as {@code caller}: the same reading pool, which it does not own. */
@@ -116,6 +117,11 @@ public final class IcebergScanPlanner implements AutoCloseable {
   /** How many tasks a read of rows reads at once. */
   public int readConcurrency() {
     return this.reading.concurrency();
+  }
+
+  /** The rows a read of rows holds at most, not taken yet, beyond the earliest task's own 1,024. */
+  public int readBufferRows() {
+    return this.reading.bufferRows();
   }
 
   /**
@@ -402,6 +408,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
     private boolean scanReports = DEFAULT_SCAN_REPORTS;
     private Clock clock = Clock.systemUTC();
     private int readConcurrency = DEFAULT_READ_CONCURRENCY;
+    private @Nullable Integer readBufferRows;
     private @Nullable Executor readExecutor;
 
     private Builder(ScanPlanner planner) {
@@ -451,6 +458,22 @@ public final class IcebergScanPlanner implements AutoCloseable {
         throw new IllegalArgumentException("readConcurrency must be at least 1: " + readConcurrency);
       }
       this.readConcurrency = readConcurrency;
+      return this;
+    }
+
+    /**
+     * The rows a read holds at most that the reader has not taken, across all the tasks it reads ahead (default
+     * {@code 2 × readConcurrency × 1,024}, the bound of one buffer of 1,024 rows per task read ahead). Tasks after
+     * the one being handed over keep reading while the rows held are fewer, so in task order the read concurrency
+     * decodes in parallel; the earliest task may always hold 1,024 rows of its own besides, so a read never waits
+     * on the budget, however small. A larger budget lets tasks run further ahead of a slow or uneven one, for
+     * memory: a row held costs what the row decoded does (its columns read).
+     */
+    public Builder readBufferRows(int readBufferRows) {
+      if (readBufferRows < 1) {
+        throw new IllegalArgumentException("readBufferRows must be at least 1: " + readBufferRows);
+      }
+      this.readBufferRows = readBufferRows;
       return this;
     }
 

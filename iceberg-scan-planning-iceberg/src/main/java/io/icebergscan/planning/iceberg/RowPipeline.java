@@ -22,20 +22,26 @@ import org.jspecify.annotations.Nullable;
  * reader is handed, and what a failure or a close ends.
  *
  * <ul>
- *   <li><b>Bounded.</b> Tasks come from a {@link Source} in task order. At most {@code readAhead} of them are
- *       <em>admitted</em> (being read, or read and not yet handed over), at most {@code concurrency} of those have a
- *       file open, and each holds at most {@link #ROWS_PER_TASK} rows: memory is bounded by
- *       {@code readAhead × ROWS_PER_TASK} rows, plus the tasks the source has offered and one catalog answer's worth
- *       of tasks more, whatever the plan's size.</li>
+ *   <li><b>Bounded, by a budget of rows.</b> Tasks come from a {@link Source} in task order. At most
+ *       {@code readAhead} of them are <em>admitted</em> (being read, or read and not yet handed over), and at most
+ *       {@code concurrency} of those have a file open. The rows they hold (read and not handed over, or being read)
+ *       share one {@code budget}: a task reads while the rows held are fewer than the budget, however many it holds
+ *       itself, so tasks ahead of the head (the earliest admitted task) keep decoding while the reader is busy with
+ *       the head. The head alone is never blocked by the budget: it may always hold up to {@link #ROWS_PER_TASK}
+ *       rows of its own, so the read goes on whatever the budget (even one smaller than a task's rows), as the
+ *       minimum batch of DuckDB's batch memory manager. Memory is bounded by {@code budget + ROWS_PER_TASK} rows,
+ *       plus the tasks the source has offered and one catalog answer's worth of tasks more, whatever the plan's
+ *       size. Tasks paused by the budget resume earliest first as the reader takes rows.</li>
  *   <li><b>Pipelined.</b> Files are opened earliest task first, as soon as a task is admitted and fewer than
  *       {@code concurrency} files are open; the source is asked for more tasks as admitted ones are handed over, so a
  *       streamed plan is read while it is still being planned.</li>
  *   <li><b>Ordered, or as read.</b> In task order the reader gets a task's rows once every earlier task's rows were
  *       handed over, as Iceberg's {@code IcebergGenerics} gives them, whatever the timing; as read, any task's rows as
  *       soon as they are there.</li>
- *   <li><b>Backpressure.</b> A task whose rows are not taken stops reading once it holds {@link #ROWS_PER_TASK}: its
- *       job ends and gives its thread back, its file stays open, and it goes on once the reader takes the rows. A
- *       reader that stops taking rows stops every job, and no thread is held for it.</li>
+ *   <li><b>Backpressure.</b> A task stops reading once the budget is spent (the head: once it also holds
+ *       {@link #ROWS_PER_TASK} rows): its job ends and gives its thread back, its file stays open, and it goes on
+ *       once the reader takes rows. A reader that stops taking rows stops every job, and no thread is held for
+ *       it.</li>
  *   <li><b>Failures, in task order.</b> A task that fails cancels every task after it (their files are closed and
  *       their rows dropped) while the tasks before it go on, since one of them may fail first; the read ends with the
  *       failure of the earliest failing task once every task before it was handed over, in both orders, as the
@@ -52,8 +58,25 @@ import org.jspecify.annotations.Nullable;
  */
 final class RowPipeline {
 
-  /** The most rows a task holds that the reader has not taken. */
+  /**
+   * The rows the head task may always hold, whatever the budget; also the most rows a job reads before it hands
+   * them over, so a task that may read far ahead still hands rows over in steps and leaves budget to the others.
+   */
   static final int ROWS_PER_TASK = 1024;
+
+  /**
+   * The budget of a read of {@code readAhead} tasks unless one is given: as many rows as {@link #ROWS_PER_TASK}
+   * for each admitted task, the bound that held when each task had a window of its own.
+   */
+  static int defaultBudget(int readAhead) {
+    return (int) Math.min(Integer.MAX_VALUE, (long) readAhead * ROWS_PER_TASK);
+  }
+
+  /**
+   * Free budget a task paused by the budget waits for before it resumes (or the whole budget, when smaller): a job
+   * is not started for a few rows.
+   */
+  private static final int RESUME_ROWS = 256;
 
   /**
    * Rows a job reads of a task before it first hands them over: the first rows reach the reader soon; after them a
@@ -101,6 +124,8 @@ final class RowPipeline {
     final TaskReader reader;
     State state = State.PENDING;
     ArrayDeque<Record> rows = new ArrayDeque<>();
+    /** Rows of the budget its job took for the chunk it reads now; under the lock. */
+    int reserved;
     /** Touched by the slot's job, or under the lock while no job runs (PAUSED). */
     @Nullable CloseableIterator<Record> iterator;
     @Nullable RuntimeException failure;
@@ -129,6 +154,8 @@ final class RowPipeline {
   private final Executor executor;
   private final int concurrency;
   private final int readAhead;
+  /** The rows every admitted task together may hold, but for the head's own {@link #ROWS_PER_TASK}. */
+  private final int budget;
   private final boolean ordered;
   private final @Nullable Runnable onChange;
   private @Nullable Source source;
@@ -141,6 +168,8 @@ final class RowPipeline {
   private long offered;
   /** Tasks asked of the source and not offered yet. */
   private int requested;
+  /** Rows held by the admitted tasks, and reserved by their jobs for the chunks they read: the budget used. */
+  private long held;
   /** Admitted tasks whose file is open or being opened. */
   private int open;
   /** Jobs submitted and not ended. */
@@ -162,13 +191,26 @@ final class RowPipeline {
    */
   RowPipeline(String what, Executor executor, int concurrency, int readAhead, boolean ordered,
       @Nullable Runnable onChange) {
-    if (concurrency < 1 || readAhead < concurrency) {
-      throw new IllegalArgumentException("concurrency " + concurrency + " and read-ahead " + readAhead);
+    this(what, executor, concurrency, readAhead, defaultBudget(readAhead), ordered, onChange);
+  }
+
+  /**
+   * @param what the rows read, for messages: "plan 7 of db.events", say
+   * @param budget the rows the admitted tasks may hold together, the head's own {@link #ROWS_PER_TASK} aside
+   * @param onChange run after anything the reader may be waiting for changed (a non-blocking reader's drain), or
+   *     {@code null}
+   */
+  RowPipeline(String what, Executor executor, int concurrency, int readAhead, int budget, boolean ordered,
+      @Nullable Runnable onChange) {
+    if (concurrency < 1 || readAhead < concurrency || budget < 1) {
+      throw new IllegalArgumentException("concurrency " + concurrency + ", read-ahead " + readAhead + " and budget "
+          + budget);
     }
     this.what = what;
     this.executor = executor;
     this.concurrency = concurrency;
     this.readAhead = readAhead;
+    this.budget = budget;
     this.ordered = ordered;
     this.onChange = onChange;
   }
@@ -414,12 +456,49 @@ final class RowPipeline {
   private ArrayDeque<Record> handOver(Slot slot, Actions actions) {
     ArrayDeque<Record> rows = slot.rows;
     slot.rows = new ArrayDeque<>();
-    if (slot.state == State.PAUSED) {
-      slot.state = State.READING;
-      this.jobs++;
-      actions.start.add(slot);
-    }
+    this.held -= rows.size();
+    resume(actions);
     return rows;
+  }
+
+  /**
+   * Restarts the paused tasks that have room now, earliest first: the head once it holds fewer than
+   * {@link #ROWS_PER_TASK}, the others while the budget has {@link #RESUME_ROWS} free, a task's worth of it counted
+   * for each one restarted.
+   */
+  private void resume(Actions actions) {
+    if (this.cancelled || this.ended) {
+      return;
+    }
+    Slot head = this.window.peekFirst();
+    long free = this.budget - this.held;
+    long enough = Math.min(this.budget, RESUME_ROWS);
+    for (Slot slot : this.window) {
+      if (slot.state != State.PAUSED) {
+        continue;
+      }
+      if (slot == head ? room(slot) > 0 : free >= enough) {
+        if (slot != head) {
+          free -= ROWS_PER_TASK;
+        }
+        slot.state = State.READING;
+        this.jobs++;
+        actions.start.add(slot);
+      }
+      else if (slot != head) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The rows {@code slot} may read now: what is left of the budget, and for the head at least what is left of its
+   * own {@link #ROWS_PER_TASK}.
+   */
+  private long room(Slot slot) {
+    long free = this.budget - this.held;
+    return this.window.peekFirst() == slot ? Math.max(free, ROWS_PER_TASK - slot.rows.size() - slot.reserved)
+        : free;
   }
 
   private ArrayDeque<Record> endWith(@Nullable RuntimeException failure, Actions actions) {
@@ -462,6 +541,7 @@ final class RowPipeline {
         actions.request += wanted;
       }
     }
+    resume(actions);
   }
 
   /** A failure at {@code index}: every task after the earliest failure is cancelled. */
@@ -516,6 +596,12 @@ final class RowPipeline {
         // DONE and FAILED have closed their files
       }
     }
+    drop(slot);
+  }
+
+  /** Drops the rows {@code slot} holds: they give their budget back. */
+  private void drop(Slot slot) {
+    this.held -= slot.rows.size();
     slot.rows = new ArrayDeque<>(0);
   }
 
@@ -599,31 +685,35 @@ final class RowPipeline {
         slot.iterator = rows;
       }
       while (true) {
-        int room;
+        int wanted;
         this.lock.lock();
         try {
           if (slot.state == State.CANCELLED) {
-            room = -1;
+            wanted = -1;
           }
           else {
-            room = ROWS_PER_TASK - slot.rows.size();
+            long room = room(slot);
             if (room <= 0) {
-              // full: give the thread back and keep the file open until the reader takes rows
+              // the budget is spent (and the head holds its own rows): give the thread back and keep the file open
+              // until the reader takes rows
               slot.state = State.PAUSED;
               this.jobs--;
               this.changed.signalAll();
               return;
             }
+            wanted = (int) Math.min(room, firstChunk ? FIRST_ROWS : ROWS_PER_TASK);
+            // taken from the budget while the rows are read outside the lock, so other jobs see them held
+            slot.reserved = wanted;
+            this.held += wanted;
           }
         }
         finally {
           this.lock.unlock();
         }
-        if (room < 0) {
+        if (wanted < 0) {
           ended(slot, rows, null, List.of(), false);
           return;
         }
-        int wanted = firstChunk ? Math.min(room, FIRST_ROWS) : room;
         firstChunk = false;
         List<Record> chunk = new ArrayList<>(Math.min(wanted, 256));
         boolean end = false;
@@ -641,8 +731,10 @@ final class RowPipeline {
         Actions actions = new Actions();
         this.lock.lock();
         try {
+          unreserve(slot);
           if (slot.state != State.CANCELLED) {
             slot.rows.addAll(chunk);
+            this.held += chunk.size();
             if (awaited(slot)) {
               changed(actions);
             }
@@ -683,16 +775,18 @@ final class RowPipeline {
       slot.iterator = null;
       this.open--;
       this.jobs--;
+      unreserve(slot);
       if (slot.state != State.CANCELLED) {
         if (failure != null) {
           slot.state = State.FAILED;
           slot.failure = failure;
-          slot.rows = new ArrayDeque<>(0);
+          drop(slot);
           failed(slot.index, failure, actions);
         }
         else if (end) {
           slot.state = State.DONE;
           slot.rows.addAll(chunk);
+          this.held += chunk.size();
         }
       }
       schedule(actions);
@@ -705,6 +799,12 @@ final class RowPipeline {
       this.lock.unlock();
     }
     perform(actions);
+  }
+
+  /** The job of {@code slot} gives back the budget it took for its chunk; the rows it keeps are counted as held. */
+  private void unreserve(Slot slot) {
+    this.held -= slot.reserved;
+    slot.reserved = 0;
   }
 
   /**

@@ -122,7 +122,9 @@ class ParallelReadTests {
 
   @Test
   void atMostReadConcurrencyFilesAreOpenAndAReaderThatStopsStopsTheReading() throws Exception {
-    try (IcebergScanPlan plan = plan("large", 2)) {
+    // a read buffer of 1,024 rows: with the head's own 1,024 and the first batch taken (1,024 at most), no task
+    // of 3,000 rows can end while the reader stops, and make room for a third file
+    try (IcebergScanPlan plan = plan("large", 2, RowPipeline.ROWS_PER_TASK)) {
       try (CloseableIterator<Record> rows = plan.rows().iterator()) {
         rows.next();
         // every job gave its thread back: the tasks read hold as many rows as they may, their files open
@@ -286,7 +288,9 @@ class ParallelReadTests {
 
   @Test
   void theFluxGivesTheRowsInTaskOrderWithBackpressureThatReachesTheReaders() throws Exception {
-    try (IcebergScanPlan plan = plan("large", 2)) {
+    // a read buffer of 1,024 rows: with the head's own 1,024 and the first batch taken (1,024 at most), no task
+    // of 3,000 rows can end while the reader stops, and make room for a third file
+    try (IcebergScanPlan plan = plan("large", 2, RowPipeline.ROWS_PER_TASK)) {
       List<Long> serial = serialIds(plan);
       int opened = this.scope.streamsOpened();
       List<Long> read = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -435,8 +439,12 @@ class ParallelReadTests {
   }
 
   private IcebergScanPlan plan(String table, int concurrency) {
+    return plan(table, concurrency, ScanRows.Reading.defaultBufferRows(concurrency));
+  }
+
+  private IcebergScanPlan plan(String table, int concurrency, int bufferRows) {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
-        .readConcurrency(concurrency).readExecutor(this.executor).build();
+        .readConcurrency(concurrency).readBufferRows(bufferRows).readExecutor(this.executor).build();
     return iceberg.plan(iceberg.loadTable(ours(table)), IcebergScan.all());
   }
 

@@ -144,14 +144,14 @@ class RowPipelineMutationTests {
   }
 
   @Test
-  void aTaskWhoseRowsAreNotTakenHoldsAtMostRowsPerTaskWithItsFileOpenAndNoThread() {
+  void aTaskWhoseRowsAreNotTakenHoldsAtMostTheBudgetWithItsFileOpenAndNoThread() {
     RowPipeline pipeline = pipeline(1, 2, true, null);
     pipeline.start(listed(pipeline, this.large.subList(0, 1)));
     this.jobs.runAll();
     assertThat(this.jobs.size()).as("the job gave its thread back").isZero();
     assertThat(this.scope.openStreams()).as("its file stays open").isEqualTo(1);
     ArrayDeque<Record> held = pipeline.take(false);
-    assertThat(held).hasSize(RowPipeline.ROWS_PER_TASK);
+    assertThat(held).as("the default budget of a read-ahead of 2").hasSize(2 * RowPipeline.ROWS_PER_TASK);
     List<Long> read = new ArrayList<>(ids(held));
     read.addAll(drain(pipeline));
     assertThat(read).containsExactlyElementsOf(serialIds(this.large.subList(0, 1)));
@@ -269,7 +269,8 @@ class RowPipelineMutationTests {
 
   @Test
   void awaitJobsReturnsOnceTheLastJobGivesItsThreadBackWithAFullBuffer() throws Exception {
-    RowPipeline pipeline = pipeline(2, 4, true, null);
+    // a budget smaller than the second task's rows, which pauses it
+    RowPipeline pipeline = pipeline(2, 4, RowPipeline.ROWS_PER_TASK, true, null);
     pipeline.start(listed(pipeline, List.of(this.small.get(0), this.large.get(0))));
     // the first task read to its end, its rows kept: the second task's rows wake nobody
     this.jobs.run(0);
@@ -313,7 +314,7 @@ class RowPipelineMutationTests {
     RecordingSource source = listed(pipeline, this.large.subList(0, 1));
     pipeline.start(source);
     this.jobs.runAll();
-    assertThat(pipeline.take(false)).hasSize(RowPipeline.ROWS_PER_TASK);
+    assertThat(pipeline.take(false)).hasSize(RowPipeline.defaultBudget(2));
     assertThat(this.jobs.size()).as("the task goes on reading").isEqualTo(1);
     pipeline.cancel();
     assertThat(pipeline.awaitJobs(Duration.ZERO)).as("its job has not stopped").isFalse();
@@ -327,7 +328,8 @@ class RowPipelineMutationTests {
   @Test
   void asReadAFailedTaskDropsTheRowsOfTheTasksAfterItAndClosesTheirFiles() {
     RuntimeException broken = new IllegalStateException("the second task cannot be read");
-    RowPipeline pipeline = pipeline(3, 6, false, null);
+    // a budget smaller than the third task's rows, which pauses it
+    RowPipeline pipeline = pipeline(3, 6, RowPipeline.ROWS_PER_TASK, false, null);
     pipeline.start(new RecordingSource(null));
     pipeline.offer(this.small.get(0), this.reader);
     pipeline.offer(this.small.get(1), reader(() -> {
@@ -459,6 +461,141 @@ class RowPipelineMutationTests {
     assertThat(pipeline.awaitJobs(Duration.ZERO)).isTrue();
   }
 
+  // ---- the budget of rows, shared by the tasks read ahead
+
+  @Test
+  void aBudgetBelowOneRowIsRefused() {
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 1, 2, 0, true, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("budget 0");
+    assertThat(RowPipeline.defaultBudget(2)).isEqualTo(2 * RowPipeline.ROWS_PER_TASK);
+    assertThat(RowPipeline.defaultBudget(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+  }
+
+  @Test
+  void aTaskAheadOfTheHeadReadsPastRowsPerTaskWhileTheBudgetAllowsAndStopsAtTheBudget() {
+    int budget = 2500;
+    RowPipeline pipeline = pipeline(2, 4, budget, true, null);
+    pipeline.start(listed(pipeline, this.large));
+    assertThat(this.jobs.size()).isEqualTo(2);
+    // the second task alone is read, while the reader waits for the first
+    this.jobs.run(1);
+    assertThat(this.jobs.size()).as("it stopped at the budget and gave its thread back").isEqualTo(1);
+    assertThat(this.scope.openStreams()).as("its file stays open (the head's job has not run)").isEqualTo(1);
+    List<Long> read = new ArrayList<>();
+    List<Long> head = serialIds(this.large.subList(0, 1));
+    while (read.size() < head.size()) {
+      this.jobs.runAll();
+      ArrayDeque<Record> rows = pipeline.take(false);
+      assertThat(rows).as("the head is read whatever the budget").isNotNull();
+      read.addAll(ids(rows));
+    }
+    assertThat(read).containsExactlyElementsOf(head);
+    ArrayDeque<Record> ahead = pipeline.take(false);
+    assertThat(ahead).as("read ahead past %d rows, up to the budget and no further", RowPipeline.ROWS_PER_TASK)
+        .hasSize(budget);
+    read.addAll(ids(ahead));
+    read.addAll(drain(pipeline));
+    assertThat(read).containsExactlyElementsOf(serialIds(this.large));
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void theHeadIsNeverBlockedByASpentBudgetEvenOneSmallerThanATasksRows() {
+    RowPipeline pipeline = pipeline(2, 4, 10, true, null);
+    pipeline.start(listed(pipeline, this.large));
+    // the task ahead of the head spends the whole budget first
+    this.jobs.run(1);
+    assertThat(this.jobs.size()).isEqualTo(1);
+    this.jobs.runAll();
+    assertThat(pipeline.take(false)).as("the head holds its own rows beyond the spent budget")
+        .hasSize(RowPipeline.ROWS_PER_TASK);
+    List<Long> read = new ArrayList<>(serialIds(this.large.subList(0, 1)).subList(0, RowPipeline.ROWS_PER_TASK));
+    read.addAll(drain(pipeline));
+    assertThat(read).containsExactlyElementsOf(serialIds(this.large));
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void aReaderThatStopsTakingRowsStopsEveryJobOnceTheBudgetIsSpent() {
+    int budget = 1500;
+    RowPipeline pipeline = pipeline(3, 6, budget, false, null);
+    pipeline.start(listed(pipeline, this.large));
+    this.jobs.runAll();
+    assertThat(this.jobs.size()).as("every job gave its thread back").isZero();
+    assertThat(this.scope.openStreams()).as("both files stay open").isEqualTo(2);
+    int held = 0;
+    for (ArrayDeque<Record> rows = pipeline.take(false); rows != null; rows = pipeline.take(false)) {
+      held += rows.size();
+    }
+    assertThat(held).as("the rows read are the budget's").isEqualTo(budget);
+  }
+
+  @Test
+  void aTaskPausedByTheBudgetGoesOnOnceTheReaderTakesRowsNotOnlyOnceItIsTheHead() {
+    RowPipeline pipeline = pipeline(3, 6, 1100, true, null);
+    pipeline.start(listed(pipeline, List.of(this.small.get(0), this.large.get(0), this.large.get(1))));
+    this.jobs.run(1);
+    this.jobs.run(1);
+    assertThat(this.jobs.size()).as("both large tasks paused by the budget").isEqualTo(1);
+    this.jobs.runAll();
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThat(this.jobs.size()).as("the budget is still spent by the second task").isZero();
+    assertThat(pipeline.take(false)).hasSize(1100);
+    assertThat(this.jobs.size()).as("the head goes on, and the task after it too: the budget is free")
+        .isEqualTo(2);
+    List<Long> read = new ArrayList<>(serialIds(this.small.subList(0, 1)));
+    read.addAll(serialIds(this.large.subList(0, 1)).subList(0, 1100));
+    read.addAll(drain(pipeline));
+    assertThat(read).containsExactlyElementsOf(serialIds(List.of(this.small.get(0), this.large.get(0),
+        this.large.get(1))));
+  }
+
+  @Test
+  void theRowsOfATaskCancelledByAFailureGiveTheirBudgetBackToTheTasksBeforeIt() {
+    RuntimeException broken = new IllegalStateException("the third task cannot be read");
+    RowPipeline pipeline = pipeline(4, 8, 1100, true, null);
+    pipeline.start(new RecordingSource(null));
+    pipeline.offer(this.small.get(0), this.reader);
+    pipeline.offer(this.large.get(1), this.reader);
+    pipeline.offer(this.small.get(1), reader(() -> {
+      throw broken;
+    }));
+    pipeline.offer(this.large.get(0), this.reader);
+    pipeline.sourceDone();
+    assertThat(this.jobs.size()).isEqualTo(4);
+    // the last task spends the budget, then the failure before it cancels it and drops its rows
+    this.jobs.run(3);
+    this.jobs.run(2);
+    // the second task, before the failure, reads into the budget the dropped rows gave back
+    this.jobs.run(1);
+    this.jobs.runAll();
+    assertThat(ids(pipeline.take(false))).containsExactlyElementsOf(serialIds(this.small.subList(0, 1)));
+    assertThat(pipeline.take(false)).hasSize(1100);
+    assertThatThrownBy(() -> drain(pipeline)).as("the rest of the second task, then the failure").isSameAs(broken);
+  }
+
+  @Test
+  void thePlannersReadBufferRowsIsEachReadsBudgetAndATinyOneReadsEveryRowInTaskOrder() throws Exception {
+    assertThat(this.iceberg.readBufferRows()).as("the default: 1,024 rows per task read ahead")
+        .isEqualTo(2 * IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY * RowPipeline.ROWS_PER_TASK);
+    assertThatThrownBy(() -> IcebergScanPlanner.builder(planner).readBufferRows(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("readBufferRows must be at least 1");
+    try (IcebergScanPlanner tiny = IcebergScanPlanner.builder(planner).readConcurrency(4).readBufferRows(1)
+        .fileIoProperties(this.scope.fileIoProperties()).build()) {
+      assertThat(tiny.readBufferRows()).isEqualTo(1);
+      IcebergTable table = tiny.loadTable(TableIdentifier.of(NAMESPACE, "rows"));
+      try (IcebergScanPlan tinyPlan = tiny.plan(table, IcebergScan.all())) {
+        List<Long> serial = new ArrayList<>();
+        tinyPlan.tasks().forEach(task -> serial.addAll(ids(TestRows.readAll(tinyPlan.rows(task)))));
+        assertThat(ids(TestRows.readAll(tinyPlan.rows()))).containsExactlyElementsOf(serial);
+      }
+    }
+    try (IcebergScanPlanner three = IcebergScanPlanner.builder(planner).readConcurrency(3).build()) {
+      assertThat(three.readBufferRows()).as("follows the read concurrency").isEqualTo(6 * RowPipeline.ROWS_PER_TASK);
+    }
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
   // ---- fixtures
 
   /** Starts the read from {@code source} and offers it a first task whose reader fails with {@code broken}. */
@@ -471,6 +608,14 @@ class RowPipelineMutationTests {
 
   private RowPipeline pipeline(int concurrency, int readAhead, boolean ordered, @Nullable Runnable onChange) {
     RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, concurrency, readAhead, ordered, onChange);
+    this.pipelines.add(pipeline);
+    return pipeline;
+  }
+
+  private RowPipeline pipeline(int concurrency, int readAhead, int budget, boolean ordered,
+      @Nullable Runnable onChange) {
+    RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, concurrency, readAhead, budget, ordered,
+        onChange);
     this.pipelines.add(pipeline);
     return pipeline;
   }

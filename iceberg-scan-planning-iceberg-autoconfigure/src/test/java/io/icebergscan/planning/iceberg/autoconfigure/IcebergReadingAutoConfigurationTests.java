@@ -35,6 +35,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -182,24 +184,36 @@ class IcebergReadingAutoConfigurationTests {
     });
   }
 
-  @Test
-  void aSplitSizeTheBuilderRefusesFailsStartUpNamingTheProperty() {
-    this.onCatalog.withPropertyValues(PREFIX + "split-size=0B").run(context -> {
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "split-size       | 0B | '0B' | splitSize must be positive",
+      "read-concurrency | 0  | '0'  | readConcurrency must be at least 1",
+      "read-buffer-rows | 0  | '0'  | readBufferRows must be at least 1" })
+  void aValueTheBuilderRefusesFailsStartUpNamingTheProperty(String property, String value, String shown,
+      String refusal) {
+    this.onCatalog.withPropertyValues(PREFIX + property + "=" + value).run(context -> {
       assertThat(context).hasFailed();
       assertThat(context.getStartupFailure()).rootCause()
           .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-          .hasMessageContaining(PREFIX + "split-size").hasMessageContaining("'0B'")
-          .hasMessageContaining("splitSize must be positive");
+          .hasMessageContaining(PREFIX + property).hasMessageContaining(shown).hasMessageContaining(refusal);
     });
   }
 
   @Test
-  void aReadConcurrencyTheBuilderRefusesFailsStartUpNamingTheProperty() {
-    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=0").run(context -> {
-      assertThat(context).hasFailed();
-      assertThat(context.getStartupFailure()).rootCause()
-          .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-          .hasMessageContaining(PREFIX + "read-concurrency").hasMessageContaining("readConcurrency must be at least 1");
+  void theReadBufferIsEveryReadsBudgetOfRowsAndByDefaultFollowsTheReadConcurrency() {
+    EmbeddedTable table = table("buffer");
+    for (long id = 0; id < 6; id++) {
+      table.appendRows(FileFormat.AVRO, List.of(table.newRecord(id, "row-" + id)));
+    }
+    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=3").run(context -> {
+      assertThat(context.getBean(IcebergScanPlanner.class).readBufferRows()).isEqualTo(2 * 3 * 1024);
+    });
+    this.onCatalog.withPropertyValues(PREFIX + "read-buffer-rows=1").run(context -> {
+      IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
+      assertThat(iceberg.readBufferRows()).isEqualTo(1);
+      try (IcebergScanPlan plan = plan(iceberg, table)) {
+        assertThat(read(plan.rows())).hasSize(6);
+      }
     });
   }
 
@@ -337,6 +351,7 @@ class IcebergReadingAutoConfigurationTests {
     this.onCatalog.run(context -> {
       IcebergReadingProperties properties = context.getBean(IcebergReadingProperties.class);
       assertThat(properties.splitSize()).isNull();
+      assertThat(properties.readBufferRows()).isNull();
       assertThat(properties.scanReports()).isNull();
       assertThat(properties.vendedCredentials()).isNull();
       assertThat(properties.fileIo()).isEmpty();
@@ -383,6 +398,7 @@ class IcebergReadingAutoConfigurationTests {
     assertThat(types).containsOnly(
         Map.entry(PREFIX + "split-size", "org.springframework.util.unit.DataSize"),
         Map.entry(PREFIX + "read-concurrency", "java.lang.Integer"),
+        Map.entry(PREFIX + "read-buffer-rows", "java.lang.Integer"),
         Map.entry(PREFIX + "scan-reports", "java.lang.Boolean"),
         Map.entry(PREFIX + "vended-credentials", "java.lang.Boolean"),
         Map.entry(PREFIX + "file-io", "java.util.Map<java.lang.String,java.lang.String>"));
