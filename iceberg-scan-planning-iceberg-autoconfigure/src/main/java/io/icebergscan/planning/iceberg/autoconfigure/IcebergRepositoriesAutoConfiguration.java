@@ -5,6 +5,7 @@ import io.icebergscan.planning.data.IcebergRepository;
 import io.icebergscan.planning.data.support.IcebergRepositoryFactoryBean;
 import io.icebergscan.planning.iceberg.IcebergScanPlanner;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -16,11 +17,11 @@ import org.springframework.data.repository.Repository;
  * {@link IcebergRepository} (or, beside other Spring Data modules, whose entity is an {@code @IcebergTable}) becomes a
  * bean reading through the {@link IcebergScanPlanner} bean. On when Spring Data Commons and the data module are on
  * the class path; off when the application enables Iceberg repositories itself
- * ({@code @EnableIcebergRepositories}). Not conditional on the planner: an application with repositories and no
- * {@code IcebergScanPlanner} fails start-up saying which property to set, not that its repository is missing.
+ * ({@code @EnableIcebergRepositories}).
  */
 @AutoConfiguration(after = IcebergReadingAutoConfiguration.class)
 @ConditionalOnClass({ IcebergRepository.class, IcebergScanPlanner.class, Repository.class })
+@ConditionalOnBean(IcebergScanPlanner.class)
 @ConditionalOnMissingBean(IcebergRepositoryFactoryBean.class)
 @Import(IcebergRepositoriesRegistrar.class)
 public final class IcebergRepositoriesAutoConfiguration {

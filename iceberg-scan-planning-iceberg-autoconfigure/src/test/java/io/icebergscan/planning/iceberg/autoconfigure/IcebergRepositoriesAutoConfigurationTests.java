@@ -32,7 +32,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -126,21 +125,6 @@ class IcebergRepositoriesAutoConfigurationTests {
       assertThat(context.getStartupFailure()).rootCause().isInstanceOf(QueryCreationException.class)
           .hasMessageContaining("LikeRepository.findByRegionLike(String) uses Like");
     });
-  }
-
-  @Test
-  void repositoriesWithoutACatalogFailStartUpNamingTheProperty() {
-    new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ScanPlanningAutoConfiguration.class,
-            TaskExecutionAutoConfiguration.class, IcebergReadingAutoConfiguration.class,
-            IcebergRepositoriesAutoConfiguration.class))
-        .withUserConfiguration(RepositoriesApplication.class).run(context -> {
-          assertThat(context).hasFailed();
-          FailureAnalysis analysis = new NoIcebergScanPlannerFailureAnalyzer(null)
-              .analyze(context.getStartupFailure());
-          assertThat(analysis).isNotNull();
-          assertThat(analysis.getAction()).contains("Set 'iceberg.rest.uri'");
-        });
   }
 
   @Test
