@@ -22,9 +22,8 @@ import org.apache.iceberg.util.TableScanUtil;
  * and combined for engines, and its rows. Closing it cancels the reads of its rows still going and releases the
  * plan's {@link FileIO}; its rows cannot be read after that.
  *
- * <p>For a table whose reads the catalog restricts, only the rows and the {@linkplain #summary() summary} are handed
- * out, the rows with the restrictions enforced:
- * {@link #tasks()}, {@link #splitTasks()}, {@link #io()} and {@link #scanPlan()} throw a
+ * <p>For a table whose reads the catalog restricts, only the rows are handed out, with the restrictions enforced:
+ * {@link #tasks()}, {@link #splitTasks()}, {@link #summary()}, {@link #io()} and {@link #scanPlan()} throw a
  * {@link RestrictedReadException}, since a task's file, statistics, partition values and path describe the raw rows
  * (those the row filter removes too), the plan's FileIO and credentials open the raw files, and another reader would
  * not enforce the restrictions. {@link #rows(FileScanTask)} and {@link #rows(CombinedScanTask)} refuse too: a task
@@ -36,6 +35,9 @@ public final class IcebergScanPlan implements AutoCloseable {
   /** Why the task doors refuse a restricted table. */
   static final String TASKS_REFUSED = "a task's file, statistics, partition values and path describe the raw rows, "
       + "and a reader other than this planner's would not enforce the restrictions; read the rows instead";
+  /** Why the summary refuses a restricted table. */
+  private static final String SUMMARY_REFUSED = "its figures are the files' statistics, which measure the raw rows: "
+      + "those the row filter removes too, and the raw values of masked columns; count the rows read instead";
   /** This plan's tasks are withheld, so a task given to it is not one of them. */
   private static final String TASK_FROM_ELSEWHERE = "a task not of this plan is read as it says, with this plan's "
       + "credentials: its partition values stand in for the rows' values the row filter is evaluated on, and it may "
@@ -86,15 +88,15 @@ public final class IcebergScanPlan implements AutoCloseable {
 
   /**
    * The plan in figures, for an "explain" ({@link ScanSummary}): its tasks, the distinct data files and delete files
-   * they read, and the data files' bytes and records. Given for a table whose reads are restricted too, since it names
-   * no file, path or value; but when the catalog filters the rows, the bytes and the records are withheld
-   * ({@code null}): they count the rows the filter removes as well, and next to the rows read they would tell how many
-   * it removed.
+   * they read, and the data files' bytes and records.
+   *
+   * @throws RestrictedReadException for a table whose reads are restricted, as {@link #tasks()} does: the figures are
+   *     the files' statistics, which measure the raw rows (those the row filter removes too, and the raw values of
+   *     masked columns)
    */
   public ScanSummary summary() {
-    ScanSummary all = this.scanPlan.summary();
-    return this.table.readRestrictions().hasRowFilter()
-        ? new ScanSummary(all.tasks(), all.dataFiles(), null, null, all.deleteFiles()) : all;
+    this.table.refuseIfRestricted("IcebergScanPlan.summary()", SUMMARY_REFUSED);
+    return this.scanPlan.summary();
   }
 
   /**
