@@ -6,6 +6,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.DirectFieldAccessor;
+import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
 
 /**
@@ -21,7 +22,7 @@ final class Dtos {
     Constructor<D> constructor = BeanUtils.getResolvableConstructor(dto);
     String[] names = BeanUtils.getParameterNames(constructor);
     Class<?>[] types = constructor.getParameterTypes();
-    DefaultConversionService conversions = new DefaultConversionService();
+    ConversionService conversions = DefaultConversionService.getSharedInstance();
     return source -> {
       DirectFieldAccessor properties = new DirectFieldAccessor(source);
       @Nullable Object[] arguments = new Object[names.length];

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import io.icebergscan.planning.data.IcebergScrollPosition;
@@ -50,6 +51,7 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
   private final TableReads<?> reads;
   private final IcebergLiterals literals;
   private final String name;
+  private final Map<Class<?>, TableReads.Shape<Object>> shapes = new ConcurrentHashMap<>();
   /** How the method returns its rows: blocking, as a {@code Flux}, or as a {@code Mono}. */
   private final Returns returns;
 
@@ -229,8 +231,15 @@ final class PartTreeIcebergQuery implements RepositoryQuery {
         + position.getClass().getSimpleName() + ": rows have no offset or key a catalog plans by");
   }
 
-  /** The columns the result needs, and how an entity read with them becomes it. */
+  /**
+   * The columns the result needs, and how an entity read with them becomes it: worked out once per returned type (a
+   * dynamic projection's type is the call's), not on every call.
+   */
   private TableReads.Shape<Object> shape(ResultProcessor processor) {
+    return this.shapes.computeIfAbsent(processor.getReturnedType().getReturnedType(), type -> shapeOf(processor));
+  }
+
+  private static TableReads.Shape<Object> shapeOf(ResultProcessor processor) {
     ReturnedType returned = processor.getReturnedType();
     if (!returned.isProjecting()) {
       return new TableReads.Shape<>(null, entity -> entity);
