@@ -79,8 +79,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
     Executor given = builder.readExecutor;
     this.ownedExecutor = given == null ? readingPool(builder.readConcurrency) : null;
     this.reading = new ScanRows.Reading(given != null ? given : Objects.requireNonNull(this.ownedExecutor),
-        builder.readConcurrency, builder.readBufferRows != null ? builder.readBufferRows
-            : ScanRows.Reading.defaultBufferRows(builder.readConcurrency));
+        builder.readConcurrency, builder.readBufferBytes);
   }
 
   /** A view of {@code of} as {@code caller}: the same reading pool, which it does not own. */
@@ -119,9 +118,9 @@ public final class IcebergScanPlanner implements AutoCloseable {
     return this.reading.concurrency();
   }
 
-  /** The rows a read of rows holds at most, not taken yet, beyond the earliest task's own 1,024. */
-  public int readBufferRows() {
-    return this.reading.bufferRows();
+  /** What the rows a read holds, not taken yet, may weigh at most, in bytes, beyond the earliest task's own 1,024. */
+  public long readBufferBytes() {
+    return this.reading.bufferBytes();
   }
 
   /**
@@ -400,6 +399,11 @@ public final class IcebergScanPlanner implements AutoCloseable {
      * pay well beyond the processors (docs/benchmarks.md measures it).
      */
     public static final int DEFAULT_READ_CONCURRENCY = 16;
+    /**
+     * Default of {@link #readBufferBytes}, 64 MiB: enough for a read in task order to decode ahead as fast as in
+     * no order on the machines docs/benchmarks.md measures.
+     */
+    public static final long DEFAULT_READ_BUFFER_BYTES = 64L * 1024 * 1024;
 
     private final ScanPlanner planner;
     private final Map<String, String> fileIoProperties = new LinkedHashMap<>();
@@ -408,7 +412,7 @@ public final class IcebergScanPlanner implements AutoCloseable {
     private boolean scanReports = DEFAULT_SCAN_REPORTS;
     private Clock clock = Clock.systemUTC();
     private int readConcurrency = DEFAULT_READ_CONCURRENCY;
-    private @Nullable Integer readBufferRows;
+    private long readBufferBytes = DEFAULT_READ_BUFFER_BYTES;
     private @Nullable Executor readExecutor;
 
     private Builder(ScanPlanner planner) {
@@ -462,18 +466,20 @@ public final class IcebergScanPlanner implements AutoCloseable {
     }
 
     /**
-     * The rows a read holds at most that the reader has not taken, across all the tasks it reads ahead (default
-     * {@code 2 × readConcurrency × 1,024}, the bound of one buffer of 1,024 rows per task read ahead). Tasks after
-     * the one being handed over keep reading while the rows held are fewer, so in task order the read concurrency
-     * decodes in parallel; the earliest task may always hold 1,024 rows of its own besides, so a read never waits
-     * on the budget, however small. A larger budget lets tasks run further ahead of a slow or uneven one, for
-     * memory: a row held costs what the row decoded does (its columns read).
+     * What the rows a read holds that the reader has not taken may weigh at most, in bytes, across all the tasks it
+     * reads ahead (default {@value #DEFAULT_READ_BUFFER_BYTES}, 64 MiB). A row's weight is estimated from the rows
+     * read: of each chunk a job reads, the first row and one in 128 are weighed (their values as Iceberg's generic
+     * records hold them), the rest taken to weigh as much on average. Tasks after the one being handed over keep
+     * reading while the rows held weigh less, so in task order the read concurrency decodes in parallel; the
+     * earliest task may always hold 1,024 rows of its own besides, so a read never waits on the budget, however
+     * small. In task order, a task read ahead is only handed over once every task before it was: to keep every
+     * reading thread busy, the budget must hold about a task's rows for each thread the machine runs at once.
      */
-    public Builder readBufferRows(int readBufferRows) {
-      if (readBufferRows < 1) {
-        throw new IllegalArgumentException("readBufferRows must be at least 1: " + readBufferRows);
+    public Builder readBufferBytes(long readBufferBytes) {
+      if (readBufferBytes < 1) {
+        throw new IllegalArgumentException("readBufferBytes must be at least 1: " + readBufferBytes);
       }
-      this.readBufferRows = readBufferRows;
+      this.readBufferBytes = readBufferBytes;
       return this;
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ToLongFunction;
 
 import io.icebergscan.planning.exceptions.ScanPlanningException;
 import org.apache.iceberg.FileScanTask;
@@ -22,16 +23,18 @@ import org.jspecify.annotations.Nullable;
  * reader is handed, and what a failure or a close ends.
  *
  * <ul>
- *   <li><b>Bounded, by a budget of rows.</b> Tasks come from a {@link Source} in task order. At most
- *       {@code readAhead} of them are <em>admitted</em> (being read, or read and not yet handed over), and at most
- *       {@code concurrency} of those have a file open. The rows they hold (read and not handed over, or being read)
- *       share one {@code budget}: a task reads while the rows held are fewer than the budget, however many it holds
- *       itself, so tasks ahead of the head (the earliest admitted task) keep decoding while the reader is busy with
- *       the head. The head alone is never blocked by the budget: it may always hold up to {@link #ROWS_PER_TASK}
- *       rows of its own, so the read goes on whatever the budget (even one smaller than a task's rows), as the
- *       minimum batch of DuckDB's batch memory manager. Memory is bounded by {@code budget + ROWS_PER_TASK} rows,
- *       plus the tasks the source has offered and one catalog answer's worth of tasks more, whatever the plan's
- *       size. Tasks paused by the budget resume earliest first as the reader takes rows.</li>
+ *   <li><b>Bounded, by a budget.</b> Tasks come from a {@link Source} in task order. At most {@code readAhead} of
+ *       them are <em>admitted</em> (being read, or read and not yet handed over), and at most {@code concurrency} of
+ *       those have a file open. The rows they hold (read and not handed over, or being read) share one
+ *       {@link Budget}, in bytes as its weigher estimates rows (a sample of each chunk weighed, the rest taken to
+ *       weigh as much on average): a task reads while the rows held weigh less than the budget, however many it
+ *       holds itself, so tasks ahead of the head (the earliest admitted task) keep decoding while the reader is
+ *       busy with the head. The head alone is never blocked by the budget: it may always hold up to
+ *       {@link #ROWS_PER_TASK} rows of its own, so the read goes on whatever the budget (even one smaller than a
+ *       task's rows), as the minimum batch of DuckDB's batch memory manager. Memory is bounded by the budget and
+ *       {@code ROWS_PER_TASK} rows, plus the tasks the source has offered and one catalog answer's worth of tasks
+ *       more, whatever the plan's size. Tasks paused by the budget resume earliest first as the reader takes
+ *       rows.</li>
  *   <li><b>Pipelined.</b> Files are opened earliest task first, as soon as a task is admitted and fewer than
  *       {@code concurrency} files are open; the source is asked for more tasks as admitted ones are handed over, so a
  *       streamed plan is read while it is still being planned.</li>
@@ -47,6 +50,10 @@ import org.jspecify.annotations.Nullable;
  *       failure of the earliest failing task once every task before it was handed over, in both orders, as the
  *       planner's walk ends with the first failing plan-task. A failure of the source counts as a failure after every
  *       task it offered.</li>
+ *   <li><b>Read where it is taken, at concurrency 1.</b> A pipeline made {@code inline} submits no job: the thread
+ *       that takes rows with {@link #take take(true)} reads the earliest task itself, one chunk at a time, each
+ *       handed over before it reads on, so no row is handed between threads where only one task is read at once
+ *       and the hand-off would cost more than it buys. The source, failures and closing are as above.</li>
  *   <li><b>Closing.</b> {@link #cancel()} cancels every task: open files that no job reads are closed at once, a job
  *       stops at its next row and closes its file itself, and a reader waiting for rows wakes with a
  *       {@link ReadCancelledException}. {@link #awaitJobs} waits for the jobs to have stopped.</li>
@@ -65,18 +72,40 @@ final class RowPipeline {
   static final int ROWS_PER_TASK = 1024;
 
   /**
-   * The budget of a read of {@code readAhead} tasks unless one is given: as many rows as {@link #ROWS_PER_TASK}
-   * for each admitted task, the bound that held when each task had a window of its own.
+   * What the rows held may weigh together, the head's own {@link #ROWS_PER_TASK} rows aside: {@code limit}, in the
+   * unit of {@code weigher}, which weighs one row; {@code firstRowWeight} is what a row is taken to weigh before any
+   * was weighed.
    */
-  static int defaultBudget(int readAhead) {
-    return (int) Math.min(Integer.MAX_VALUE, (long) readAhead * ROWS_PER_TASK);
+  record Budget(long limit, ToLongFunction<Record> weigher, long firstRowWeight) {
+
+    Budget {
+      if (limit < 1 || firstRowWeight < 1) {
+        throw new IllegalArgumentException("budget " + limit + " and first row weight " + firstRowWeight);
+      }
+    }
+
+    /** A budget of bytes, each row's estimated by {@link RowWeights}. */
+    static Budget bytes(long bytes) {
+      return new Budget(bytes, RowWeights::of, FIRST_ROW_BYTES);
+    }
+
+    /** A budget of rows: every row weighs one. */
+    static Budget rows(long rows) {
+      return new Budget(rows, row -> 1, 1);
+    }
   }
 
   /**
-   * Free budget a task paused by the budget waits for before it resumes (or the whole budget, when smaller): a job
-   * is not started for a few rows.
+   * Free budget a task paused by the budget waits for before it resumes, in rows as it weighs them (or the whole
+   * budget, when smaller): a job is not started for a few rows.
    */
   private static final int RESUME_ROWS = 256;
+
+  /** What a row is taken to weigh, in bytes, until one of the read was weighed. */
+  private static final long FIRST_ROW_BYTES = 256;
+
+  /** Of the rows a job reads, it weighs the first and one in this many. */
+  private static final int WEIGH_ONE_IN = 128;
 
   /**
    * Rows a job reads of a task before it first hands them over: the first rows reach the reader soon; after them a
@@ -124,8 +153,13 @@ final class RowPipeline {
     final TaskReader reader;
     State state = State.PENDING;
     ArrayDeque<Record> rows = new ArrayDeque<>();
-    /** Rows of the budget its job took for the chunk it reads now; under the lock. */
+    /** What the rows it holds weigh; under the lock. */
+    long weight;
+    /** What one of its rows weighs, as its last chunk was weighed; 0 before any was. Under the lock. */
+    long rowWeight;
+    /** Rows of the budget its job took for the chunk it reads now, and what they were taken to weigh. */
     int reserved;
+    long reservedWeight;
     /** Touched by the slot's job, or under the lock while no job runs (PAUSED). */
     @Nullable CloseableIterator<Record> iterator;
     @Nullable RuntimeException failure;
@@ -145,6 +179,8 @@ final class RowPipeline {
     final List<Slot> start = new ArrayList<>(2);
     final List<CloseableIterator<Record>> close = new ArrayList<>(0);
     int request;
+    /** The task the taking thread reads itself, on an inline pipeline. */
+    @Nullable Slot readHere;
     boolean cancelSource;
     boolean changed;
     boolean terminated;
@@ -154,9 +190,12 @@ final class RowPipeline {
   private final Executor executor;
   private final int concurrency;
   private final int readAhead;
-  /** The rows every admitted task together may hold, but for the head's own {@link #ROWS_PER_TASK}. */
-  private final int budget;
+  /** What the rows of every admitted task together may weigh, but for the head's own {@link #ROWS_PER_TASK}. */
+  private final long budget;
+  private final ToLongFunction<Record> weigher;
   private final boolean ordered;
+  /** No job is submitted: the thread that takes rows reads the earliest task itself. */
+  private final boolean inline;
   private final @Nullable Runnable onChange;
   private @Nullable Source source;
 
@@ -168,8 +207,10 @@ final class RowPipeline {
   private long offered;
   /** Tasks asked of the source and not offered yet. */
   private int requested;
-  /** Rows held by the admitted tasks, and reserved by their jobs for the chunks they read: the budget used. */
+  /** What the rows held by the admitted tasks weigh, with what their jobs reserved for the chunks they read. */
   private long held;
+  /** What a row of this read weighs, as the last chunk read was weighed: for the tasks not weighed yet. */
+  private long rowWeight;
   /** Admitted tasks whose file is open or being opened. */
   private int open;
   /** Jobs submitted and not ended. */
@@ -191,26 +232,35 @@ final class RowPipeline {
    */
   RowPipeline(String what, Executor executor, int concurrency, int readAhead, boolean ordered,
       @Nullable Runnable onChange) {
-    this(what, executor, concurrency, readAhead, defaultBudget(readAhead), ordered, onChange);
+    this(what, executor, concurrency, readAhead, Budget.rows((long) readAhead * ROWS_PER_TASK), ordered, onChange,
+        false);
   }
 
   /**
    * @param what the rows read, for messages: "plan 7 of db.events", say
-   * @param budget the rows the admitted tasks may hold together, the head's own {@link #ROWS_PER_TASK} aside
+   * @param budget what the rows the admitted tasks hold may weigh together, the head's own {@link #ROWS_PER_TASK}
+   *     aside
    * @param onChange run after anything the reader may be waiting for changed (a non-blocking reader's drain), or
    *     {@code null}
+   * @param inline whether the thread that takes rows reads the tasks itself, one at a time, rather than jobs on
+   *     {@code executor}: only at concurrency 1, and for a reader that waits for rows
    */
-  RowPipeline(String what, Executor executor, int concurrency, int readAhead, int budget, boolean ordered,
-      @Nullable Runnable onChange) {
-    if (concurrency < 1 || readAhead < concurrency || budget < 1) {
-      throw new IllegalArgumentException("concurrency " + concurrency + ", read-ahead " + readAhead + " and budget "
-          + budget);
+  RowPipeline(String what, Executor executor, int concurrency, int readAhead, Budget budget, boolean ordered,
+      @Nullable Runnable onChange, boolean inline) {
+    if (concurrency < 1 || readAhead < concurrency) {
+      throw new IllegalArgumentException("concurrency " + concurrency + " and read-ahead " + readAhead);
     }
+    if (inline && (concurrency != 1 || onChange != null)) {
+      throw new IllegalArgumentException("an inline read is one task at a time, by a reader that waits for rows");
+    }
+    this.inline = inline;
     this.what = what;
     this.executor = executor;
     this.concurrency = concurrency;
     this.readAhead = readAhead;
-    this.budget = budget;
+    this.budget = budget.limit();
+    this.weigher = budget.weigher();
+    this.rowWeight = budget.firstRowWeight();
     this.ordered = ordered;
     this.onChange = onChange;
   }
@@ -244,6 +294,10 @@ final class RowPipeline {
       }
       this.pending.add(new Slot(index, task, reader));
       schedule(actions);
+      if (this.inline) {
+        // the reader reads it, and may be waiting for it
+        changed(actions);
+      }
     }
     finally {
       this.lock.unlock();
@@ -287,7 +341,7 @@ final class RowPipeline {
 
   /**
    * The next rows: a non-empty batch, or {@link #END}; {@code null} when there are none now and {@code wait} is
-   * false. With {@code wait}, blocks until there are.
+   * false. With {@code wait}, blocks until there are. On an inline pipeline, reads them first, on this thread.
    *
    * @throws TaskReadException (or the source's failure) the failure of the earliest failing task, once every task
    *     before it was handed over; again on every later call
@@ -301,7 +355,7 @@ final class RowPipeline {
       this.lock.lock();
       try {
         rows = step(actions);
-        while (rows == null && wait && isEmpty(actions)) {
+        while (rows == null && wait && isEmpty(actions) && actions.readHere == null) {
           this.changed.await();
           rows = step(actions);
         }
@@ -320,7 +374,10 @@ final class RowPipeline {
       if (ending != null) {
         throw ending;
       }
-      if (rows != null || !wait) {
+      if (actions.readHere != null) {
+        read(actions.readHere);
+      }
+      else if (rows != null || !wait) {
         return rows;
       }
     }
@@ -383,7 +440,8 @@ final class RowPipeline {
     if (this.cancelled) {
       throw new ReadCancelledException("the rows of " + this.what + " were closed before all were read");
     }
-    return this.ordered ? stepInOrder(actions) : stepAsRead(actions);
+    // one task is read at a time inline: in task order, as read or not
+    return this.ordered || this.inline ? stepInOrder(actions) : stepAsRead(actions);
   }
 
   private @Nullable ArrayDeque<Record> stepInOrder(Actions actions) {
@@ -402,6 +460,16 @@ final class RowPipeline {
         }
         case FAILED -> {
           return endWith(head.failure, actions);
+        }
+        case QUEUED, PAUSED -> {
+          if (this.inline) {
+            // read here, outside the lock: its rows are the next handed over
+            this.open += head.state == State.QUEUED ? 1 : 0;
+            head.state = State.READING;
+            this.jobs++;
+            actions.readHere = head;
+          }
+          return null;
         }
         default -> {
           return null;
@@ -456,7 +524,8 @@ final class RowPipeline {
   private ArrayDeque<Record> handOver(Slot slot, Actions actions) {
     ArrayDeque<Record> rows = slot.rows;
     slot.rows = new ArrayDeque<>();
-    this.held -= rows.size();
+    this.held -= slot.weight;
+    slot.weight = 0;
     resume(actions);
     return rows;
   }
@@ -467,19 +536,19 @@ final class RowPipeline {
    * for each one restarted.
    */
   private void resume(Actions actions) {
-    if (this.cancelled || this.ended) {
+    if (this.cancelled || this.ended || this.inline) {
+      // inline, the reader goes on with the head itself
       return;
     }
     Slot head = this.window.peekFirst();
     long free = this.budget - this.held;
-    long enough = Math.min(this.budget, RESUME_ROWS);
     for (Slot slot : this.window) {
       if (slot.state != State.PAUSED) {
         continue;
       }
-      if (slot == head ? room(slot) > 0 : free >= enough) {
+      if (slot == head ? room(slot) > 0 : free >= Math.min(this.budget, RESUME_ROWS * rowWeight(slot))) {
         if (slot != head) {
-          free -= ROWS_PER_TASK;
+          free -= ROWS_PER_TASK * rowWeight(slot);
         }
         slot.state = State.READING;
         this.jobs++;
@@ -492,13 +561,18 @@ final class RowPipeline {
   }
 
   /**
-   * The rows {@code slot} may read now: what is left of the budget, and for the head at least what is left of its
-   * own {@link #ROWS_PER_TASK}.
+   * The rows {@code slot} may read now: as many as what is left of the budget holds, as its rows weigh, and for the
+   * head at least what is left of its own {@link #ROWS_PER_TASK}.
    */
   private long room(Slot slot) {
-    long free = this.budget - this.held;
+    long free = Math.max(0, this.budget - this.held) / rowWeight(slot);
     return this.window.peekFirst() == slot ? Math.max(free, ROWS_PER_TASK - slot.rows.size() - slot.reserved)
         : free;
+  }
+
+  /** What a row of {@code slot} weighs: as its last chunk was weighed, or the read's last chunk before it has one. */
+  private long rowWeight(Slot slot) {
+    return slot.rowWeight > 0 ? slot.rowWeight : this.rowWeight;
   }
 
   private ArrayDeque<Record> endWith(@Nullable RuntimeException failure, Actions actions) {
@@ -521,7 +595,7 @@ final class RowPipeline {
       admitted.state = State.QUEUED;
       this.window.addLast(admitted);
     }
-    if (this.open < this.concurrency) {
+    if (this.open < this.concurrency && !this.inline) {
       for (Slot slot : this.window) {
         if (this.open >= this.concurrency) {
           break;
@@ -601,7 +675,8 @@ final class RowPipeline {
 
   /** Drops the rows {@code slot} holds: they give their budget back. */
   private void drop(Slot slot) {
-    this.held -= slot.rows.size();
+    this.held -= slot.weight;
+    slot.weight = 0;
     slot.rows = new ArrayDeque<>(0);
   }
 
@@ -666,11 +741,14 @@ final class RowPipeline {
     }
     catch (RejectedExecutionException refused) {
       ended(slot, null, new ScanPlanningException("reading " + slot.reader.describe(slot.task) + " was refused by "
-          + "the reading executor", null, refused), List.of(), false);
+          + "the reading executor", null, refused), END, false);
     }
   }
 
-  /** A task's job: reads rows into the task's buffer until it is full, the file ends, or the task is cancelled. */
+  /**
+   * A task's job, or an inline reader's turn: reads rows into the task's buffer until it is full, the file ends, or
+   * the task is cancelled.
+   */
   private void read(Slot slot) {
     CloseableIterator<Record> rows = slot.iterator;
     // a job that opens the task hands its first rows over soon; one that goes on with an open task fills the buffer
@@ -678,7 +756,7 @@ final class RowPipeline {
     try {
       if (rows == null) {
         if (slot.stop) {
-          ended(slot, null, null, List.of(), false);
+          ended(slot, null, null, END, false);
           return;
         }
         rows = slot.reader.read(slot.task).iterator();
@@ -704,18 +782,20 @@ final class RowPipeline {
             wanted = (int) Math.min(room, firstChunk ? FIRST_ROWS : ROWS_PER_TASK);
             // taken from the budget while the rows are read outside the lock, so other jobs see them held
             slot.reserved = wanted;
-            this.held += wanted;
+            slot.reservedWeight = wanted * rowWeight(slot);
+            this.held += slot.reservedWeight;
           }
         }
         finally {
           this.lock.unlock();
         }
         if (wanted < 0) {
-          ended(slot, rows, null, List.of(), false);
+          ended(slot, rows, null, END, false);
           return;
         }
         firstChunk = false;
-        List<Record> chunk = new ArrayList<>(Math.min(wanted, 256));
+        // sized once: it becomes the task's buffer as it is when that is empty, as the head's mostly is
+        ArrayDeque<Record> chunk = new ArrayDeque<>(wanted);
         boolean end = false;
         while (chunk.size() < wanted && !slot.stop) {
           if (!rows.hasNext()) {
@@ -728,15 +808,22 @@ final class RowPipeline {
           ended(slot, rows, null, chunk, true);
           return;
         }
+        long weight = weigh(chunk);
         Actions actions = new Actions();
+        boolean handOverFirst = false;
         this.lock.lock();
         try {
           unreserve(slot);
           if (slot.state != State.CANCELLED) {
-            slot.rows.addAll(chunk);
-            this.held += chunk.size();
+            hold(slot, chunk, weight);
             if (awaited(slot)) {
               changed(actions);
+            }
+            if (this.inline) {
+              // the reader hands this chunk over before it reads on: reading further first buys it nothing
+              slot.state = State.PAUSED;
+              this.jobs--;
+              handOverFirst = true;
             }
           }
         }
@@ -744,14 +831,17 @@ final class RowPipeline {
           this.lock.unlock();
         }
         perform(actions);
+        if (handOverFirst) {
+          return;
+        }
       }
     }
     catch (RuntimeException failure) {
-      ended(slot, rows, failure, List.of(), false);
+      ended(slot, rows, failure, END, false);
     }
     catch (Error fatal) {
       // the read must still end, or its reader would wait for this task for good; the executor sees the error
-      ended(slot, rows, slot.reader.failed(slot.task, fatal), List.of(), false);
+      ended(slot, rows, slot.reader.failed(slot.task, fatal), END, false);
       throw fatal;
     }
   }
@@ -761,7 +851,7 @@ final class RowPipeline {
    * closed, the job counted out, and what follows decided.
    */
   private void ended(Slot slot, @Nullable CloseableIterator<Record> rows, @Nullable RuntimeException failure,
-      List<Record> chunk, boolean end) {
+      ArrayDeque<Record> chunk, boolean end) {
     if (rows != null) {
       RuntimeException closing = closeQuietly(rows);
       if (closing != null && failure == null && end) {
@@ -769,6 +859,7 @@ final class RowPipeline {
         end = false;
       }
     }
+    long weight = weigh(chunk);
     Actions actions = new Actions();
     this.lock.lock();
     try {
@@ -785,8 +876,7 @@ final class RowPipeline {
         }
         else if (end) {
           slot.state = State.DONE;
-          slot.rows.addAll(chunk);
-          this.held += chunk.size();
+          hold(slot, chunk, weight);
         }
       }
       schedule(actions);
@@ -803,8 +893,44 @@ final class RowPipeline {
 
   /** The job of {@code slot} gives back the budget it took for its chunk; the rows it keeps are counted as held. */
   private void unreserve(Slot slot) {
-    this.held -= slot.reserved;
+    this.held -= slot.reservedWeight;
     slot.reserved = 0;
+    slot.reservedWeight = 0;
+  }
+
+  /** {@code slot} holds {@code chunk}, which weighs {@code weight}: the next rows it reads are taken to weigh alike. */
+  private void hold(Slot slot, ArrayDeque<Record> chunk, long weight) {
+    if (chunk.isEmpty()) {
+      return;
+    }
+    if (slot.rows.isEmpty()) {
+      slot.rows = chunk;
+    }
+    else {
+      slot.rows.addAll(chunk);
+    }
+    slot.weight += weight;
+    this.held += weight;
+    slot.rowWeight = Math.max(1, weight / chunk.size());
+    this.rowWeight = slot.rowWeight;
+  }
+
+  /**
+   * What {@code chunk} weighs, at least one a row: its first row and one in {@link #WEIGH_ONE_IN} weighed, the rest
+   * taken to weigh as much on average. Outside the lock.
+   */
+  private long weigh(ArrayDeque<Record> chunk) {
+    int size = chunk.size();
+    long sampled = 0;
+    int weighed = 0;
+    int row = 0;
+    for (Record record : chunk) {
+      if (row++ % WEIGH_ONE_IN == 0) {
+        sampled += this.weigher.applyAsLong(record);
+        weighed++;
+      }
+    }
+    return weighed == 0 ? 0 : Math.max(size, sampled * size / weighed);
   }
 
   /**

@@ -30,9 +30,13 @@ import reactor.core.scheduler.Schedulers;
  *       instead, for throughput. The order is that of one plan: a catalog may list the tasks of another plan of the
  *       same scan in another order, and each read of a streamed plan ({@code readRows}) is a plan of its own.</li>
  *   <li><b>Memory.</b> At most {@code readConcurrency} files are open, and at most {@code 2 × readConcurrency} tasks
- *       hold rows not yet taken, {@code readBufferRows} rows together at most, and the earliest task
- *       {@value RowPipeline#ROWS_PER_TASK} rows of its own besides: tasks ahead of the one being handed over keep
- *       reading while that budget allows. A reader that stops taking rows stops the reading.</li>
+ *       hold rows not yet taken, weighing {@code readBufferBytes} together at most (as estimated from a sample of
+ *       the rows read), and the earliest task {@value RowPipeline#ROWS_PER_TASK} rows of its own besides: tasks
+ *       ahead of the one being handed over keep reading while that budget allows. A reader that stops taking rows
+ *       stops the reading.</li>
+ *   <li><b>Threads.</b> Tasks are read on the planner's reading executor; at read concurrency 1, an iterator's
+ *       thread reads them itself, since with one task at a time a hand-off between threads costs more than it
+ *       buys.</li>
  *   <li><b>Failures.</b> A task that cannot be read ends the read with its {@link TaskReadException} once the rows of
  *       every task before it were handed over; if several fail, the earliest in task order, whatever the timing.
  *       Reads of later tasks are cancelled and their files closed.</li>
@@ -62,19 +66,14 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
   private final long limit;
 
   /**
-   * Where and how many tasks at a time rows are read, and the rows a read holds at most ({@code bufferRows}, the
-   * pipeline's budget).
+   * Where and how many tasks at a time rows are read, and what the rows a read holds may weigh at most
+   * ({@code bufferBytes}, the pipeline's budget).
    */
-  record Reading(Executor executor, int concurrency, int bufferRows) {
+  record Reading(Executor executor, int concurrency, long bufferBytes) {
 
-    /** Reading with the default budget, {@link #defaultBufferRows}. */
+    /** Reading with the default budget. */
     Reading(Executor executor, int concurrency) {
-      this(executor, concurrency, defaultBufferRows(concurrency));
-    }
-
-    /** The budget unless one is given: the bound that held when each task admitted had 1,024 rows of its own. */
-    static int defaultBufferRows(int concurrency) {
-      return RowPipeline.defaultBudget(2 * concurrency);
+      this(executor, concurrency, IcebergScanPlanner.Builder.DEFAULT_READ_BUFFER_BYTES);
     }
 
     /** Admitted tasks per file open: the next tasks are read while earlier ones wait to be taken. */
@@ -157,8 +156,11 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
   @Override
   public CloseableIterator<Record> iterator() {
     this.checkOpen.run();
+    // one task at a time, the thread that takes the rows reads them: a hand-off between threads would cost more than
+    // it buys (docs/benchmarks.md)
     RowPipeline pipeline = new RowPipeline(this.what, this.reading.executor(), this.reading.concurrency(),
-        this.reading.readAhead(), this.reading.bufferRows(), this.ordered, null);
+        this.reading.readAhead(), RowPipeline.Budget.bytes(this.reading.bufferBytes()), this.ordered, null,
+        this.reading.concurrency() == 1);
     RowIterator rows = new RowIterator(pipeline, this.limit);
     addCloseable(rows);
     if (this.limit > 0) {
@@ -287,8 +289,8 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
     FluxReader(FluxSink<Record> sink) {
       this.sink = sink;
       this.pipeline = new RowPipeline(ScanRows.this.what, ScanRows.this.reading.executor(),
-          ScanRows.this.reading.concurrency(), ScanRows.this.reading.readAhead(), ScanRows.this.reading.bufferRows(),
-          ScanRows.this.ordered, this::drain);
+          ScanRows.this.reading.concurrency(), ScanRows.this.reading.readAhead(),
+          RowPipeline.Budget.bytes(ScanRows.this.reading.bufferBytes()), ScanRows.this.ordered, this::drain, false);
     }
 
     void drain() {

@@ -103,6 +103,22 @@ class ParallelReadTests {
   }
 
   @Test
+  void atReadConcurrencyOneAnIteratorsOwnThreadReadsTheTasksAndAFluxIsStillReadOnTheExecutor() {
+    try (IcebergScanPlan plan = plan("large", 1)) {
+      List<Long> serial = serialIds(plan);
+      long jobs = this.executor.getTaskCount();
+      assertThat(ids(TestRows.readAll(plan.rows()))).containsExactlyElementsOf(serial);
+      assertThat(ids(TestRows.readAll(plan.rows().unordered()))).as("one task at a time: in task order")
+          .containsExactlyElementsOf(serial);
+      assertThat(this.executor.getTaskCount()).as("no job given to the reading executor").isEqualTo(jobs);
+      assertThat(ids(plan.rows().flux().collectList().block(BOUND))).containsExactlyElementsOf(serial);
+      assertThat(this.executor.getTaskCount()).as("a Flux may be read from a thread that must not block")
+          .isGreaterThan(jobs);
+      assertThat(this.scope.openStreams()).isZero();
+    }
+  }
+
+  @Test
   void unorderedRowsAreHandedOverAsTheyAreRead() throws Exception {
     try (IcebergScanPlan plan = plan("small", 4)) {
       List<Long> serial = serialIds(plan);
@@ -122,9 +138,9 @@ class ParallelReadTests {
 
   @Test
   void atMostReadConcurrencyFilesAreOpenAndAReaderThatStopsStopsTheReading() throws Exception {
-    // a read buffer of 1,024 rows: with the head's own 1,024 and the first batch taken (1,024 at most), no task
+    // a read buffer of 1,024 rows' weight: with the head's own 1,024 and the first batch taken (1,024 at most), no task
     // of 3,000 rows can end while the reader stops, and make room for a third file
-    try (IcebergScanPlan plan = plan("large", 2, RowPipeline.ROWS_PER_TASK)) {
+    try (IcebergScanPlan plan = plan("large", 2, bytesOf(RowPipeline.ROWS_PER_TASK))) {
       try (CloseableIterator<Record> rows = plan.rows().iterator()) {
         rows.next();
         // every job gave its thread back: the tasks read hold as many rows as they may, their files open
@@ -288,9 +304,9 @@ class ParallelReadTests {
 
   @Test
   void theFluxGivesTheRowsInTaskOrderWithBackpressureThatReachesTheReaders() throws Exception {
-    // a read buffer of 1,024 rows: with the head's own 1,024 and the first batch taken (1,024 at most), no task
+    // a read buffer of 1,024 rows' weight: with the head's own 1,024 and the first batch taken (1,024 at most), no task
     // of 3,000 rows can end while the reader stops, and make room for a third file
-    try (IcebergScanPlan plan = plan("large", 2, RowPipeline.ROWS_PER_TASK)) {
+    try (IcebergScanPlan plan = plan("large", 2, bytesOf(RowPipeline.ROWS_PER_TASK))) {
       List<Long> serial = serialIds(plan);
       int opened = this.scope.streamsOpened();
       List<Long> read = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -433,18 +449,26 @@ class ParallelReadTests {
     }
   }
 
+  /** What {@code rows} rows of the large table weigh, as a read's budget estimates them. */
+  private static long bytesOf(int rows) {
+    org.apache.iceberg.data.GenericRecord row = org.apache.iceberg.data.GenericRecord.create(SCHEMA);
+    row.set(0, 50_000L);
+    row.set(1, "name-50000");
+    return rows * RowWeights.of(row);
+  }
+
   /** Every job of every read has stopped: nothing runs or waits on the reading executor. */
   private void awaitIdle() {
     await().atMost(BOUND).until(() -> this.executor.getActiveCount() == 0 && this.executor.getQueue().isEmpty());
   }
 
   private IcebergScanPlan plan(String table, int concurrency) {
-    return plan(table, concurrency, ScanRows.Reading.defaultBufferRows(concurrency));
+    return plan(table, concurrency, IcebergScanPlanner.Builder.DEFAULT_READ_BUFFER_BYTES);
   }
 
-  private IcebergScanPlan plan(String table, int concurrency, int bufferRows) {
+  private IcebergScanPlan plan(String table, int concurrency, long bufferBytes) {
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(planner).fileIoProperties(this.scope.fileIoProperties())
-        .readConcurrency(concurrency).readBufferRows(bufferRows).readExecutor(this.executor).build();
+        .readConcurrency(concurrency).readBufferBytes(bufferBytes).readExecutor(this.executor).build();
     return iceberg.plan(iceberg.loadTable(ours(table)), IcebergScan.all());
   }
 

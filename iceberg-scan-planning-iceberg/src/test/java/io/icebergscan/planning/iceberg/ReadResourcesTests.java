@@ -145,8 +145,10 @@ class ReadResourcesTests {
             if (restricted && (entry == Entry.TASK_ROWS || entry == Entry.SPLIT_ROWS)) {
               continue;
             }
-            reads.add(arguments(format, entry, ending, true, restricted));
-            reads.add(arguments(format, entry, ending, false, restricted));
+            for (int concurrency : readConcurrencies(entry)) {
+              reads.add(arguments(format, entry, ending, true, restricted, concurrency));
+              reads.add(arguments(format, entry, ending, false, restricted, concurrency));
+            }
           }
         }
       }
@@ -154,12 +156,23 @@ class ReadResourcesTests {
     return reads.stream();
   }
 
-  @ParameterizedTest(name = "{0} {1} {2}, deletes: {3}, restricted: {4}")
+  /**
+   * The default read concurrency, and for the iterators of a read of several tasks also 1, where the iterator's own
+   * thread reads them.
+   */
+  private static int[] readConcurrencies(Entry entry) {
+    int otherwise = IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY;
+    return entry == Entry.PLAN_ROWS || entry == Entry.PLAN_ROWS_AS_READ || entry == Entry.READ_ROWS
+        ? new int[] { otherwise, 1 } : new int[] { otherwise };
+  }
+
+  @ParameterizedTest(name = "{0} {1} {2}, deletes: {3}, restricted: {4}, read concurrency {5}")
   @MethodSource("reads")
-  void nothingIsLeftOpen(FileFormat format, Entry entry, Ending ending, boolean deletes, boolean restricted) {
+  void nothingIsLeftOpen(FileFormat format, Entry entry, Ending ending, boolean deletes, boolean restricted,
+      int readConcurrency) {
     CountingFileIO.Scope scope = CountingFileIO.newScope();
     IcebergScanPlanner iceberg = IcebergScanPlanner.builder(restricted ? governedPlanner : planner)
-        .fileIoProperties(scope.fileIoProperties()).build();
+        .fileIoProperties(scope.fileIoProperties()).readConcurrency(readConcurrency).build();
     IcebergTable table = iceberg.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(NAMESPACE,
         name(format, ending == Ending.FAILURE, deletes)));
     assertThat(table.readRestrictions().isEmpty()).isEqualTo(!restricted);

@@ -314,7 +314,8 @@ class RowPipelineMutationTests {
     RecordingSource source = listed(pipeline, this.large.subList(0, 1));
     pipeline.start(source);
     this.jobs.runAll();
-    assertThat(pipeline.take(false)).hasSize(RowPipeline.defaultBudget(2));
+    assertThat(pipeline.take(false)).as("the budget of the short constructor: 1,024 rows a task admitted")
+        .hasSize(2 * RowPipeline.ROWS_PER_TASK);
     assertThat(this.jobs.size()).as("the task goes on reading").isEqualTo(1);
     pipeline.cancel();
     assertThat(pipeline.awaitJobs(Duration.ZERO)).as("its job has not stopped").isFalse();
@@ -465,10 +466,10 @@ class RowPipelineMutationTests {
 
   @Test
   void aBudgetBelowOneRowIsRefused() {
-    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 1, 2, 0, true, null))
+    assertThatThrownBy(() -> RowPipeline.Budget.rows(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("budget 0");
-    assertThat(RowPipeline.defaultBudget(2)).isEqualTo(2 * RowPipeline.ROWS_PER_TASK);
-    assertThat(RowPipeline.defaultBudget(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+    assertThatThrownBy(() -> RowPipeline.Budget.bytes(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("budget 0");
   }
 
   @Test
@@ -575,25 +576,144 @@ class RowPipelineMutationTests {
   }
 
   @Test
-  void thePlannersReadBufferRowsIsEachReadsBudgetAndATinyOneReadsEveryRowInTaskOrder() throws Exception {
-    assertThat(this.iceberg.readBufferRows()).as("the default: 1,024 rows per task read ahead")
-        .isEqualTo(2 * IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY * RowPipeline.ROWS_PER_TASK);
-    assertThatThrownBy(() -> IcebergScanPlanner.builder(planner).readBufferRows(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("readBufferRows must be at least 1");
-    try (IcebergScanPlanner tiny = IcebergScanPlanner.builder(planner).readConcurrency(4).readBufferRows(1)
+  void thePlannersReadBufferIsEachReadsBudgetInBytesAndATinyOneReadsEveryRowInTaskOrder() throws Exception {
+    assertThat(this.iceberg.readBufferBytes()).isEqualTo(IcebergScanPlanner.Builder.DEFAULT_READ_BUFFER_BYTES)
+        .isEqualTo(64L * 1024 * 1024);
+    assertThatThrownBy(() -> IcebergScanPlanner.builder(planner).readBufferBytes(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("readBufferBytes must be at least 1");
+    try (IcebergScanPlanner tiny = IcebergScanPlanner.builder(planner).readConcurrency(4).readBufferBytes(1)
         .fileIoProperties(this.scope.fileIoProperties()).build()) {
-      assertThat(tiny.readBufferRows()).isEqualTo(1);
+      assertThat(tiny.readBufferBytes()).isEqualTo(1);
       IcebergTable table = tiny.loadTable(TableIdentifier.of(NAMESPACE, "rows"));
       try (IcebergScanPlan tinyPlan = tiny.plan(table, IcebergScan.all())) {
         List<Long> serial = new ArrayList<>();
         tinyPlan.tasks().forEach(task -> serial.addAll(ids(TestRows.readAll(tinyPlan.rows(task)))));
         assertThat(ids(TestRows.readAll(tinyPlan.rows()))).containsExactlyElementsOf(serial);
+        assertThat(ids(TestRows.readAll(tinyPlan.rows().unordered()))).containsExactlyInAnyOrderElementsOf(serial);
       }
     }
-    try (IcebergScanPlanner three = IcebergScanPlanner.builder(planner).readConcurrency(3).build()) {
-      assertThat(three.readBufferRows()).as("follows the read concurrency").isEqualTo(6 * RowPipeline.ROWS_PER_TASK);
-    }
     assertThat(this.scope.openStreams()).isZero();
+  }
+
+  // ---- at concurrency 1, the reader reads
+
+  @Test
+  void anInlinePipelineIsOneTaskAtATimeForAReaderThatWaits() {
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 2, 4, RowPipeline.Budget.rows(10), true, null, true))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one task at a time");
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 1, 2, RowPipeline.Budget.rows(10), true, () -> { },
+        true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a reader that waits");
+  }
+
+  @Test
+  void anInlineReaderReadsEveryTaskOnItsOwnThreadInTaskOrderAndSubmitsNoJob() {
+    List<Thread> readers = new ArrayList<>();
+    TaskReader recording = reader(() -> readers.add(Thread.currentThread()));
+    RowPipeline pipeline = inline(RowPipeline.Budget.rows(2 * RowPipeline.ROWS_PER_TASK), false);
+    List<FileScanTask> tasks = List.of(this.large.get(0), this.small.get(0), this.large.get(1), this.small.get(1));
+    pipeline.start(new RecordingSource(TaskSources.of(pipeline, tasks, recording)));
+    List<Long> read = new ArrayList<>();
+    for (ArrayDeque<Record> rows = pipeline.take(true); rows != RowPipeline.END; rows = pipeline.take(true)) {
+      assertThat(rows.size()).as("a budget's worth at a time at most, and the head's own")
+          .isLessThanOrEqualTo(2 * RowPipeline.ROWS_PER_TASK);
+      assertThat(this.scope.openStreams()).as("one file open at a time").isLessThanOrEqualTo(1);
+      read.addAll(ids(rows));
+    }
+    assertThat(read).as("in task order, though made unordered").containsExactlyElementsOf(serialIds(tasks));
+    assertThat(readers).as("each task opened on the reader's thread").hasSize(tasks.size())
+        .containsOnly(Thread.currentThread());
+    assertThat(this.jobs.size()).as("no job given to the executor").isZero();
+    assertThat(this.scope.openStreams()).isZero();
+  }
+
+  @Test
+  void anInlineReaderWaitingForTheSourceWakesOnceItOffersATask() throws Exception {
+    RowPipeline pipeline = inline(RowPipeline.Budget.rows(2 * RowPipeline.ROWS_PER_TASK), true);
+    pipeline.start(new RecordingSource(null));
+    Background<ArrayDeque<Record>> waiting = new Background<>(() -> pipeline.take(true));
+    waiting.awaitBlocked();
+    assertThat(waiting.result).as("no task yet").isNotDone();
+    pipeline.offer(this.large.get(0), this.reader);
+    // woken by the task alone: the source has not said it is done
+    List<Long> read = new ArrayList<>(ids(waiting.get()));
+    pipeline.sourceDone();
+    read.addAll(readAll(pipeline));
+    assertThat(read).containsExactlyElementsOf(serialIds(this.large.subList(0, 1)));
+  }
+
+  @Test
+  void anInlineReadCancelledFromAnotherThreadStopsWhereItReadsAndClosesItsFile() throws Exception {
+    java.util.concurrent.CountDownLatch opening = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+    TaskReader blocking = reader(() -> {
+      opening.countDown();
+      try {
+        cancelled.await();
+      }
+      catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    RowPipeline pipeline = inline(RowPipeline.Budget.rows(2 * RowPipeline.ROWS_PER_TASK), true);
+    pipeline.start(new RecordingSource(TaskSources.of(pipeline, this.large, blocking)));
+    Background<List<Long>> reading = new Background<>(() -> readAll(pipeline));
+    assertThat(opening.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    pipeline.cancel();
+    assertThat(pipeline.awaitJobs(Duration.ZERO)).as("the reader is still in its read").isFalse();
+    cancelled.countDown();
+    assertThat(catchThrowable(reading::get)).hasCauseInstanceOf(ReadCancelledException.class);
+    assertThat(pipeline.awaitJobs(BOUND)).isTrue();
+    assertThat(this.scope.streamsOpened()).as("it opened the file, then stopped at its first row").isEqualTo(1);
+    assertThat(this.scope.openStreams()).isZero();
+    assertThat(this.jobs.size()).isZero();
+  }
+
+  // ---- a budget of bytes, as rows weigh
+
+  @Test
+  void theBudgetCountsWhatRowsWeighSoATaskAheadStopsOnceItsRowsWeighTheBudget() {
+    int weight = 10;
+    int rows = 2500;
+    RowPipeline pipeline = pipeline(2, 4, new RowPipeline.Budget((long) rows * weight, row -> weight, weight),
+        true, null);
+    pipeline.start(listed(pipeline, this.large));
+    this.jobs.run(1);
+    assertThat(this.jobs.size()).as("it stopped at the budget and gave its thread back").isEqualTo(1);
+    List<Long> read = new ArrayList<>();
+    List<Long> head = serialIds(this.large.subList(0, 1));
+    while (read.size() < head.size()) {
+      this.jobs.runAll();
+      read.addAll(ids(pipeline.take(false)));
+    }
+    assertThat(pipeline.take(false)).as("as many rows as weigh the budget").hasSize(rows);
+  }
+
+  @Test
+  void aRowWeighedHeavierThanFirstTakenStopsTheTaskSooner() {
+    // taken to weigh 1 at first, each row weighs 100: the first chunk is read on the guess, the rest as weighed
+    RowPipeline pipeline = pipeline(2, 4, new RowPipeline.Budget(100_000, row -> 100, 1), true, null);
+    pipeline.start(listed(pipeline, this.large));
+    this.jobs.run(1);
+    List<Long> head = serialIds(this.large.subList(0, 1));
+    List<Long> read = new ArrayList<>();
+    while (read.size() < head.size()) {
+      this.jobs.runAll();
+      read.addAll(ids(pipeline.take(false)));
+    }
+    assertThat(pipeline.take(false)).as("the first chunk, then what the rest of the budget holds at 100 a row")
+        .hasSize(FIRST_ROWS + (100_000 - FIRST_ROWS * 100) / 100);
+  }
+
+  @Test
+  void aJobWeighsASampleOfTheRowsItReadsNotEachOne() {
+    AtomicInteger weighed = new AtomicInteger();
+    RowPipeline pipeline = pipeline(2, 4, new RowPipeline.Budget(Long.MAX_VALUE, row -> {
+      weighed.incrementAndGet();
+      return 1;
+    }, 1), true, null);
+    pipeline.start(listed(pipeline, this.large));
+    assertThat(drain(pipeline)).containsExactlyElementsOf(serialIds(this.large));
+    assertThat(weighed.get()).as("rows weighed of %d read", 2 * LARGE).isBetween(2 * LARGE / 128, 2 * LARGE / 64);
   }
 
   // ---- fixtures
@@ -614,8 +734,20 @@ class RowPipelineMutationTests {
 
   private RowPipeline pipeline(int concurrency, int readAhead, int budget, boolean ordered,
       @Nullable Runnable onChange) {
+    return pipeline(concurrency, readAhead, RowPipeline.Budget.rows(budget), ordered, onChange);
+  }
+
+  private RowPipeline pipeline(int concurrency, int readAhead, RowPipeline.Budget budget, boolean ordered,
+      @Nullable Runnable onChange) {
     RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, concurrency, readAhead, budget, ordered,
-        onChange);
+        onChange, false);
+    this.pipelines.add(pipeline);
+    return pipeline;
+  }
+
+  /** A pipeline whose reader reads the tasks itself, one at a time. */
+  private RowPipeline inline(RowPipeline.Budget budget, boolean ordered) {
+    RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, 1, 2, budget, ordered, null, true);
     this.pipelines.add(pipeline);
     return pipeline;
   }

@@ -77,8 +77,8 @@ public final class IcebergReadingAutoConfiguration {
     map.from(properties.splitSize()).to(size -> checked("split-size", size, () -> builder.splitSize(size.toBytes())));
     map.from(properties.readConcurrency())
         .to(concurrency -> checked("read-concurrency", concurrency, () -> builder.readConcurrency(concurrency)));
-    map.from(properties.readBufferRows())
-        .to(rows -> checked("read-buffer-rows", rows, () -> builder.readBufferRows(rows)));
+    map.from(properties.readBuffer())
+        .to(size -> checked("read-buffer", size, () -> builder.readBufferBytes(size.toBytes())));
     map.from(properties.scanReports()).to(builder::scanReports);
     map.from(properties.vendedCredentials()).to(builder::vendedCredentials);
     return builder.build();

@@ -18,10 +18,10 @@ import org.springframework.util.unit.DataSize;
  *     "read.split.target-size".
  * @param readConcurrency How many tasks a read of rows reads at once, on the "icebergScanPlanningReadExecutor"
  *     (of as many threads): at most this many files of a read are open.
- * @param readBufferRows The most rows a read of rows holds that the reader has not taken, shared by the tasks it
- *     reads ahead, so that in task order the tasks after the one being handed over keep decoding while it allows;
- *     the earliest task may hold 1,024 rows of its own besides. By default 2 x read-concurrency x 1,024, the bound of
- *     one buffer of 1,024 rows per task read ahead.
+ * @param readBuffer What the rows a read of rows holds that the reader has not taken may weigh at most, shared by
+ *     the tasks it reads ahead, so that in task order the tasks after the one being handed over keep decoding while
+ *     it allows; estimated from a sample of the rows read, and the earliest task may hold 1,024 rows of its own
+ *     besides.
  * @param scanReports Whether each plan sends the catalog a ScanReport when the catalog has the metrics
  *     endpoint. A report that fails never fails the plan.
  * @param vendedCredentials Whether table loads ask the catalog for vended credentials
@@ -34,7 +34,7 @@ import org.springframework.util.unit.DataSize;
 public record IcebergReadingProperties(
     @Nullable DataSize splitSize,
     @Nullable Integer readConcurrency,
-    @Nullable Integer readBufferRows,
+    @Nullable DataSize readBuffer,
     @Nullable Boolean scanReports,
     @Nullable Boolean vendedCredentials,
     @DefaultValue Map<String, String> fileIo) {
@@ -47,7 +47,7 @@ public record IcebergReadingProperties(
   @Override
   public String toString() {
     return "IcebergReadingProperties[splitSize=" + this.splitSize + ", readConcurrency=" + this.readConcurrency
-        + ", readBufferRows=" + this.readBufferRows + ", scanReports=" + this.scanReports
+        + ", readBuffer=" + this.readBuffer + ", scanReports=" + this.scanReports
         + ", vendedCredentials=" + this.vendedCredentials + ", fileIo=" + new TreeMap<>(this.fileIo).keySet() + "]";
   }
 }

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
+import org.springframework.util.unit.DataSize;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -188,7 +189,7 @@ class IcebergReadingAutoConfigurationTests {
   @CsvSource(delimiter = '|', value = {
       "split-size       | 0B | '0B' | splitSize must be positive",
       "read-concurrency | 0  | '0'  | readConcurrency must be at least 1",
-      "read-buffer-rows | 0  | '0'  | readBufferRows must be at least 1" })
+      "read-buffer      | 0B | '0B' | readBufferBytes must be at least 1" })
   void aValueTheBuilderRefusesFailsStartUpNamingTheProperty(String property, String value, String shown,
       String refusal) {
     this.onCatalog.withPropertyValues(PREFIX + property + "=" + value).run(context -> {
@@ -200,17 +201,17 @@ class IcebergReadingAutoConfigurationTests {
   }
 
   @Test
-  void theReadBufferIsEveryReadsBudgetOfRowsAndByDefaultFollowsTheReadConcurrency() {
+  void theReadBufferIsEveryReadsBudgetInBytesAndATinyOneStillReadsEveryRow() {
     EmbeddedTable table = table("buffer");
     for (long id = 0; id < 6; id++) {
       table.appendRows(FileFormat.AVRO, List.of(table.newRecord(id, "row-" + id)));
     }
-    this.onCatalog.withPropertyValues(PREFIX + "read-concurrency=3").run(context -> {
-      assertThat(context.getBean(IcebergScanPlanner.class).readBufferRows()).isEqualTo(2 * 3 * 1024);
+    this.onCatalog.run(context -> {
+      assertThat(context.getBean(IcebergScanPlanner.class).readBufferBytes()).isEqualTo(64L * 1024 * 1024);
     });
-    this.onCatalog.withPropertyValues(PREFIX + "read-buffer-rows=1").run(context -> {
+    this.onCatalog.withPropertyValues(PREFIX + "read-buffer=1B").run(context -> {
       IcebergScanPlanner iceberg = context.getBean(IcebergScanPlanner.class);
-      assertThat(iceberg.readBufferRows()).isEqualTo(1);
+      assertThat(iceberg.readBufferBytes()).isEqualTo(1);
       try (IcebergScanPlan plan = plan(iceberg, table)) {
         assertThat(read(plan.rows())).hasSize(6);
       }
@@ -351,7 +352,7 @@ class IcebergReadingAutoConfigurationTests {
     this.onCatalog.run(context -> {
       IcebergReadingProperties properties = context.getBean(IcebergReadingProperties.class);
       assertThat(properties.splitSize()).isNull();
-      assertThat(properties.readBufferRows()).isNull();
+      assertThat(properties.readBuffer()).isNull();
       assertThat(properties.scanReports()).isNull();
       assertThat(properties.vendedCredentials()).isNull();
       assertThat(properties.fileIo()).isEmpty();
@@ -366,6 +367,7 @@ class IcebergReadingAutoConfigurationTests {
   void everyDocumentedDefaultIsTheBuildersDefault() throws Exception {
     Map<String, Object> builder = new LinkedHashMap<>();
     builder.put(PREFIX + "read-concurrency", IcebergScanPlanner.Builder.DEFAULT_READ_CONCURRENCY);
+    builder.put(PREFIX + "read-buffer", IcebergScanPlanner.Builder.DEFAULT_READ_BUFFER_BYTES);
     builder.put(PREFIX + "scan-reports", IcebergScanPlanner.Builder.DEFAULT_SCAN_REPORTS);
     builder.put(PREFIX + "vended-credentials", IcebergScanPlanner.Builder.DEFAULT_VENDED_CREDENTIALS);
 
@@ -373,7 +375,18 @@ class IcebergReadingAutoConfigurationTests {
     for (JsonNode property : ModuleMetadata.properties()) {
       if (property.has("defaultValue")) {
         JsonNode value = property.get("defaultValue");
-        documented.put(property.get("name").asString(), value.isBoolean() ? value.asBoolean() : value.asInt());
+        Object documentedValue;
+        if (value.isBoolean()) {
+          documentedValue = value.asBoolean();
+        }
+        else if (value.isString()) {
+          // a size, as Spring Boot binds it
+          documentedValue = DataSize.parse(value.asString()).toBytes();
+        }
+        else {
+          documentedValue = value.asInt();
+        }
+        documented.put(property.get("name").asString(), documentedValue);
       }
     }
     assertThat(documented).containsExactlyInAnyOrderEntriesOf(builder);
@@ -384,7 +397,8 @@ class IcebergReadingAutoConfigurationTests {
       }
     }
     assertThat(constants).as("the default constants, each put in the table above")
-        .containsExactlyInAnyOrder("DEFAULT_READ_CONCURRENCY", "DEFAULT_SCAN_REPORTS", "DEFAULT_VENDED_CREDENTIALS");
+        .containsExactlyInAnyOrder("DEFAULT_READ_CONCURRENCY", "DEFAULT_READ_BUFFER_BYTES", "DEFAULT_SCAN_REPORTS",
+            "DEFAULT_VENDED_CREDENTIALS");
   }
 
   @Test
@@ -398,7 +412,7 @@ class IcebergReadingAutoConfigurationTests {
     assertThat(types).containsOnly(
         Map.entry(PREFIX + "split-size", "org.springframework.util.unit.DataSize"),
         Map.entry(PREFIX + "read-concurrency", "java.lang.Integer"),
-        Map.entry(PREFIX + "read-buffer-rows", "java.lang.Integer"),
+        Map.entry(PREFIX + "read-buffer", "org.springframework.util.unit.DataSize"),
         Map.entry(PREFIX + "scan-reports", "java.lang.Boolean"),
         Map.entry(PREFIX + "vended-credentials", "java.lang.Boolean"),
         Map.entry(PREFIX + "file-io", "java.util.Map<java.lang.String,java.lang.String>"));
