@@ -1,7 +1,5 @@
 package io.icebergscan.planning.benchmarks;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,20 +49,7 @@ public final class MemoryFootprint {
           return request.receive().then(response.header("Content-Type", "application/json")
               .header("Content-Length", Integer.toString(body.length)).sendByteArray(Mono.just(body)).then());
         }).bindNow();
-    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    AtomicLong peak = new AtomicLong();
-    Thread sampler = new Thread(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-        try {
-          Thread.sleep(2);
-        }
-        catch (InterruptedException stop) {
-          return;
-        }
-      }
-    }, "heap-sampler");
-    sampler.setDaemon(true);
+    HeapPeak heap = new HeapPeak();
     long max = Runtime.getRuntime().maxMemory();
     String outcome;
     long count = 0;
@@ -72,8 +57,7 @@ public final class MemoryFootprint {
     try (ScanPlanner planner = ScanPlanner.builder().uri("http://127.0.0.1:" + server.port())
         .maxConcurrency(concurrency).planTimeout(Duration.ofMinutes(10)).build()) {
       System.gc();
-      peak.set(0);
-      sampler.start();
+      heap.start(0);
       io.icebergscan.planning.model.TableIdentifier table = io.icebergscan.planning.model.TableIdentifier.of("bench", "memory");
       if (mode.equals("collect")) {
         ScanPlan whole = planner.plan(table, ScanRequest.all());
@@ -90,9 +74,9 @@ public final class MemoryFootprint {
       outcome = "failed: " + failure;
     }
     long elapsed = (System.nanoTime() - start) / 1_000_000;
-    sampler.interrupt();
+    long peak = heap.stop();
     System.out.printf("mode=%s handles=%d tasksPerHandle=%d tasks=%d maxHeapMiB=%d peakHeapUsedMiB=%.1f elapsedMs=%d outcome=%s%n",
-        mode, handles, tasksPerHandle, count, max >> 20, peak.get() / 1048576.0, elapsed, outcome);
+        mode, handles, tasksPerHandle, count, max >> 20, peak / 1048576.0, elapsed, outcome);
     server.disposeNow();
     loops.disposeLater().block(Duration.ofSeconds(5));
   }

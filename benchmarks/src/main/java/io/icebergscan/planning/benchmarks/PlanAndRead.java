@@ -92,6 +92,10 @@ public class PlanAndRead {
   @Param({ "8" })
   public int workers;
 
+  /** Our reads' buffer, in MiB ({@code IcebergScanPlanner.Builder.readBufferBytes}); 0 for the default. */
+  @Param({ "0" })
+  public int readBufferMiB;
+
   /** Data files of the demo table ({@link DemoTable#DEFAULT_FILES}, as the example application has), 4 rows each. */
   @Param({ "2000" })
   public int files;
@@ -133,8 +137,12 @@ public class PlanAndRead {
     this.catalog.start();
     Map<String, String> storage = StorageLatencyFileIO.readThrough();
     this.planner = ScanPlanner.builder().uri(this.catalog.uri()).maxConcurrency(this.workers).build();
-    this.ours = IcebergScanPlanner.builder(this.planner).readConcurrency(this.readConcurrency)
-        .fileIoProperties(storage).build();
+    IcebergScanPlanner.Builder ours = IcebergScanPlanner.builder(this.planner).readConcurrency(this.readConcurrency)
+        .fileIoProperties(storage);
+    if (this.readBufferMiB > 0) {
+      ours.readBufferBytes(this.readBufferMiB * 1024L * 1024);
+    }
+    this.ours = ours.build();
     this.icebergClient = new RESTCatalog();
     Map<String, String> properties = new HashMap<>(storage);
     properties.put("uri", this.catalog.uri());

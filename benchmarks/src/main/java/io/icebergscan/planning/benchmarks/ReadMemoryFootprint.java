@@ -1,12 +1,9 @@
 package io.icebergscan.planning.benchmarks;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -49,6 +46,18 @@ import reactor.netty.resources.LoopResources;
  * first and reads {@code rows()}, for comparison. Prints whether it completed, the rows read and the peak heap used
  * (sampled every 2 ms).
  *
+ * <p>{@code parquet} reads {@link ParquetTable}'s 64 Parquet files of 50,000 rows (on local disk, so that the files
+ * are not on the heap) with {@code readRows} at {@code readConcurrency} (16 by default) and a read buffer of
+ * {@code bufferMiB} (the default unless given), rows taken as fast as they come, and prints the same, with the bound
+ * the read's memory should keep under: the buffer plus, for each file open at once, the largest row group as its
+ * footer counts it (its pages uncompressed). What the read holds at its fullest is measured with a reader that takes
+ * one row and stops: once every job has stopped, the heap after a collection, less the heap before the read. Run it in a JVM whose heap is that bound plus what the JVM and the catalog hold: it completes, or fails for
+ * want of memory.
+ *
+ * <pre>
+ * java -Xmx192m -cp benchmarks/target/benchmarks.jar io.icebergscan.planning.benchmarks.ReadMemoryFootprint parquet 16
+ * </pre>
+ *
  * <pre>
  * java -Xmx128m -cp benchmarks/target/benchmarks.jar io.icebergscan.planning.benchmarks.ReadMemoryFootprint stream
  * java -Xmx128m -cp benchmarks/target/benchmarks.jar io.icebergscan.planning.benchmarks.ReadMemoryFootprint collect
@@ -65,6 +74,10 @@ public final class ReadMemoryFootprint {
 
   public static void main(String[] args) throws Exception {
     String mode = args.length > 0 ? args[0] : "stream";
+    if (mode.equals("parquet")) {
+      parquet(args.length > 1 ? Integer.parseInt(args[1]) : 16, args.length > 2 ? Integer.parseInt(args[2]) : 0);
+      return;
+    }
     int handles = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
     int tasksPerHandle = args.length > 2 ? Integer.parseInt(args[2]) : 100;
     int readConcurrency = args.length > 3 ? Integer.parseInt(args[3]) : 8;
@@ -111,20 +124,7 @@ public final class ReadMemoryFootprint {
           return request.receive().then(response.header("Content-Type", "application/json")
               .header("Content-Length", Integer.toString(body.length)).sendByteArray(Mono.just(body)).then());
         }).bindNow();
-    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    AtomicLong peak = new AtomicLong();
-    Thread sampler = new Thread(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-        try {
-          Thread.sleep(2);
-        }
-        catch (InterruptedException stop) {
-          return;
-        }
-      }
-    }, "heap-sampler");
-    sampler.setDaemon(true);
+    HeapPeak heap = new HeapPeak();
     long max = Runtime.getRuntime().maxMemory();
     String outcome;
     long count = 0;
@@ -135,8 +135,7 @@ public final class ReadMemoryFootprint {
             .scanReports(false).build()) {
       IcebergTable loaded = reader.loadTable(TABLE);
       System.gc();
-      peak.set(0);
-      sampler.start();
+      heap.start(0);
       if (mode.equals("collect")) {
         try (IcebergScanPlan whole = reader.plan(loaded, IcebergScan.all()); ScanRows all = whole.rows()) {
           count = count(all);
@@ -153,12 +152,99 @@ public final class ReadMemoryFootprint {
       outcome = "failed: " + failure;
     }
     long elapsed = (System.nanoTime() - start) / 1_000_000;
-    sampler.interrupt();
+    long peak = heap.stop();
     System.out.printf("mode=read-%s tasks=%d readConcurrency=%d rows=%d maxHeapMiB=%d peakHeapUsedMiB=%.1f "
         + "elapsedMs=%d outcome=%s%n", mode, (long) handles * tasksPerHandle, readConcurrency, count, max >> 20,
-        peak.get() / 1048576.0, elapsed, outcome);
+        peak / 1048576.0, elapsed, outcome);
     server.disposeNow();
     loops.disposeLater().block(Duration.ofSeconds(5));
+  }
+
+  private static void parquet(int readConcurrency, int bufferMiB) throws Exception {
+    java.nio.file.Path warehouse = java.nio.file.Files.createTempDirectory("read-memory-parquet");
+    try (EmbeddedIcebergCatalog catalog = EmbeddedIcebergCatalog.create(warehouse)) {
+      EmbeddedTable table = ParquetTable.create(catalog, 64, 50_000);
+      // what a row group holds decoded, as its footer counts it: its pages uncompressed
+      long largestRowGroup = 0;
+      try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.table().newScan()
+          .planFiles()) {
+        for (org.apache.iceberg.FileScanTask task : tasks) {
+          try (org.apache.parquet.hadoop.ParquetFileReader footer = org.apache.parquet.hadoop.ParquetFileReader.open(
+              org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(
+                  task.file().location()), new org.apache.hadoop.conf.Configuration()))) {
+            for (org.apache.parquet.hadoop.metadata.BlockMetaData group : footer.getFooter().getBlocks()) {
+              largestRowGroup = Math.max(largestRowGroup, group.getTotalByteSize());
+            }
+          }
+        }
+      }
+      catalog.start();
+      try (ScanPlanner planner = ScanPlanner.builder().uri(catalog.uri()).build()) {
+        java.util.concurrent.ThreadPoolExecutor readers = new java.util.concurrent.ThreadPoolExecutor(readConcurrency,
+            readConcurrency, 10, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+            job -> {
+              Thread thread = new Thread(job, "parquet-reader");
+              thread.setDaemon(true);
+              return thread;
+            });
+        IcebergScanPlanner.Builder builder = IcebergScanPlanner.builder(planner).readConcurrency(readConcurrency)
+            .readExecutor(readers).scanReports(false);
+        if (bufferMiB > 0) {
+          builder.readBufferBytes(bufferMiB * 1024L * 1024);
+        }
+        try (IcebergScanPlanner reader = builder.build()) {
+          IcebergTable loaded = reader.loadTable(ParquetTable.IDENTIFIER);
+          // once, so that what the JVM loads for a read is there before the baseline
+          try (ScanRows warm = reader.readRows(loaded, IcebergScan.all()).limit(1)) {
+            count(warm);
+          }
+          HeapPeak heap = new HeapPeak();
+          System.gc();
+          long baseline = heap.used();
+          heap.start(baseline);
+          long start = System.nanoTime();
+          String outcome;
+          long count = 0;
+          long retained = -1;
+          try (ScanRows rows = reader.readRows(loaded, IcebergScan.all());
+              org.apache.iceberg.io.CloseableIterator<Record> iterator = rows.iterator()) {
+            // a reader that takes one row and stops: the read fills what it may hold and every job stops; what the
+            // heap keeps then, less the baseline, is what the read holds at its fullest
+            iterator.next();
+            count++;
+            awaitIdle(readers);
+            System.gc();
+            retained = heap.used() - baseline;
+            while (iterator.hasNext()) {
+              iterator.next();
+              count++;
+            }
+            outcome = count == 64L * 50_000 ? "completed" : "failed: read " + count + " rows";
+          }
+          catch (OutOfMemoryError | RuntimeException failure) {
+            outcome = "failed: " + failure;
+          }
+          long elapsed = (System.nanoTime() - start) / 1_000_000;
+          long peak = heap.stop();
+          long bound = reader.readBufferBytes() + Math.min(readConcurrency, 64) * largestRowGroup;
+          System.out.printf("mode=parquet files=64 rowsPerFile=50000 readConcurrency=%d bufferMiB=%.1f "
+              + "largestRowGroupMiB=%.1f boundMiB=%.1f heldAtFullestMiB=%.1f maxHeapMiB=%d baselineMiB=%.1f "
+              + "peakHeapUsedMiB=%.1f rows=%d elapsedMs=%d outcome=%s%n", readConcurrency,
+              reader.readBufferBytes() / 1048576.0, largestRowGroup / 1048576.0, bound / 1048576.0,
+              retained / 1048576.0, Runtime.getRuntime().maxMemory() >> 20, baseline / 1048576.0,
+              peak / 1048576.0, count, elapsed, outcome);
+        }
+      }
+    }
+  }
+
+  /** Until no job of {@code readers} runs or waits, seen so five times over, 20 ms apart. */
+  private static void awaitIdle(java.util.concurrent.ThreadPoolExecutor readers) throws InterruptedException {
+    int quiet = 0;
+    while (quiet < 5) {
+      Thread.sleep(20);
+      quiet = readers.getActiveCount() == 0 && readers.getQueue().isEmpty() ? quiet + 1 : 0;
+    }
   }
 
   private static long count(ScanRows rows) {
