@@ -227,17 +227,6 @@ final class RowPipeline {
 
   /**
    * @param what the rows read, for messages: "plan 7 of db.events", say
-   * @param onChange run after anything the reader may be waiting for changed (a non-blocking reader's drain), or
-   *     {@code null}
-   */
-  RowPipeline(String what, Executor executor, int concurrency, int readAhead, boolean ordered,
-      @Nullable Runnable onChange) {
-    this(what, executor, concurrency, readAhead, Budget.rows((long) readAhead * ROWS_PER_TASK), ordered, onChange,
-        false);
-  }
-
-  /**
-   * @param what the rows read, for messages: "plan 7 of db.events", say
    * @param budget what the rows the admitted tasks hold may weigh together, the head's own {@link #ROWS_PER_TASK}
    *     aside
    * @param onChange run after anything the reader may be waiting for changed (a non-blocking reader's drain), or

@@ -158,9 +158,7 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
     this.checkOpen.run();
     // one task at a time, the thread that takes the rows reads them: a hand-off between threads would cost more than
     // it buys (docs/benchmarks.md)
-    RowPipeline pipeline = new RowPipeline(this.what, this.reading.executor(), this.reading.concurrency(),
-        this.reading.readAhead(), RowPipeline.Budget.bytes(this.reading.bufferBytes()), this.ordered, null,
-        this.reading.concurrency() == 1);
+    RowPipeline pipeline = pipeline(null, this.reading.concurrency() == 1);
     RowIterator rows = new RowIterator(pipeline, this.limit);
     addCloseable(rows);
     if (this.limit > 0) {
@@ -215,6 +213,12 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
     return "ScanRows[" + this.what + (this.ordered ? ", in task order" : ", as read")
         + (this.limit == Long.MAX_VALUE ? "" : ", at most " + this.limit + " rows") + ", read concurrency "
         + this.reading.concurrency() + "]";
+  }
+
+  /** A read's pipeline, reading as this says: where, how many tasks at a time, within what budget, in what order. */
+  private RowPipeline pipeline(@Nullable Runnable onChange, boolean inline) {
+    return new RowPipeline(this.what, this.reading.executor(), this.reading.concurrency(), this.reading.readAhead(),
+        RowPipeline.Budget.bytes(this.reading.bufferBytes()), this.ordered, onChange, inline);
   }
 
   private static final class RowIterator implements CloseableIterator<Record> {
@@ -288,9 +292,7 @@ public final class ScanRows extends CloseableGroup implements CloseableIterable<
 
     FluxReader(FluxSink<Record> sink) {
       this.sink = sink;
-      this.pipeline = new RowPipeline(ScanRows.this.what, ScanRows.this.reading.executor(),
-          ScanRows.this.reading.concurrency(), ScanRows.this.reading.readAhead(),
-          RowPipeline.Budget.bytes(ScanRows.this.reading.bufferBytes()), ScanRows.this.ordered, this::drain, false);
+      this.pipeline = pipeline(this::drain, false);
     }
 
     void drain() {

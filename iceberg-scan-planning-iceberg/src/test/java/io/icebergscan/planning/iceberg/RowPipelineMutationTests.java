@@ -117,9 +117,9 @@ class RowPipelineMutationTests {
 
   @Test
   void aReadAheadAsLargeAsTheConcurrencyIsAllowedAndReadsEveryRowInTaskOrder() {
-    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 0, 1, true, null))
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 0, 1, rowsPerTask(1), true, null, false))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 2, 1, true, null))
+    assertThatThrownBy(() -> new RowPipeline("rows", this.jobs, 2, 1, rowsPerTask(1), true, null, false))
         .isInstanceOf(IllegalArgumentException.class);
     RowPipeline pipeline = pipeline(2, 2, true, null);
     pipeline.start(listed(pipeline, this.small));
@@ -208,7 +208,7 @@ class RowPipelineMutationTests {
   @Test
   void asReadEveryTaskIsReadByAReaderThatTakesTheRowsAsFastAsTheyAreRead() throws Exception {
     // the jobs run on the thread that submits them: nothing is read unless the reader's own steps ask for it
-    RowPipeline pipeline = new RowPipeline("rows", Runnable::run, 1, 2, false, null);
+    RowPipeline pipeline = new RowPipeline("rows", Runnable::run, 1, 2, rowsPerTask(2), false, null, false);
     this.pipelines.add(pipeline);
     pipeline.start(listed(pipeline, this.small));
     Background<List<Long>> reading = new Background<>(() -> readAll(pipeline));
@@ -314,7 +314,7 @@ class RowPipelineMutationTests {
     RecordingSource source = listed(pipeline, this.large.subList(0, 1));
     pipeline.start(source);
     this.jobs.runAll();
-    assertThat(pipeline.take(false)).as("the budget of the short constructor: 1,024 rows a task admitted")
+    assertThat(pipeline.take(false)).as("the test's budget: 1,024 rows a task admitted")
         .hasSize(2 * RowPipeline.ROWS_PER_TASK);
     assertThat(this.jobs.size()).as("the task goes on reading").isEqualTo(1);
     pipeline.cancel();
@@ -727,9 +727,12 @@ class RowPipelineMutationTests {
   }
 
   private RowPipeline pipeline(int concurrency, int readAhead, boolean ordered, @Nullable Runnable onChange) {
-    RowPipeline pipeline = new RowPipeline("the test's rows", this.jobs, concurrency, readAhead, ordered, onChange);
-    this.pipelines.add(pipeline);
-    return pipeline;
+    return pipeline(concurrency, readAhead, rowsPerTask(readAhead), ordered, onChange);
+  }
+
+  /** The budget a test gives unless it says: {@code ROWS_PER_TASK} rows for each task admitted. */
+  private static RowPipeline.Budget rowsPerTask(int readAhead) {
+    return RowPipeline.Budget.rows((long) readAhead * RowPipeline.ROWS_PER_TASK);
   }
 
   private RowPipeline pipeline(int concurrency, int readAhead, int budget, boolean ordered,
